@@ -1,0 +1,25 @@
+"""MindJAX: MindSpore's programming model on JAX and XLA.
+
+Example:
+    >>> import mindjax as ms
+    >>> from mindjax import nn, ops
+    >>> ms.set_context(mode=ms.GRAPH_MODE)
+    >>> net = nn.Dense(3, 2)
+    >>> net(ops.ones((4, 3), ms.float32)).shape
+    (4, 2)
+"""
+from mindjax import context
+from mindjax.common import dtype
+from mindjax.common.dtype import (bfloat16, bool_, complex64, complex128, double, float16, float32,
+                                  float64, float_, half, int8, int16, int32, int64, int_, single,
+                                  uint8, uint16, uint32, uint64)
+from mindjax.common.random import get_seed, set_seed
+from mindjax.common.tensor import Tensor
+from mindjax.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel_context,
+                             get_context, reset_auto_parallel_context, set_auto_parallel_context,
+                             set_context)
+from mindjax.cells import Parameter, ParameterTuple
+from mindjax import cells, nn, ops
+from mindjax.transforms.jit import jit
+
+__version__ = "0.1.0"

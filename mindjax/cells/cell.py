@@ -1,0 +1,437 @@
+"""``Cell``: MindSpore's module, holding Parameters and sub-Cells.
+
+Parameter names follow MindSpore exactly: a Parameter assigned to a Cell takes
+the attribute name unless the user named it; assigning a Cell into a parent
+whose ``auto_prefix`` is true renames every Parameter below it to
+``<attr>.<path inside the child>`` (``conv1.weight``, ``layers.0.bias``).
+Each Cell also knows its own path (``_cell_path``), used in error messages and
+as the ``jax.named_scope`` of its call so that HLO and profiles carry the
+user's names.
+
+In PYNATIVE mode ``cell(x)`` runs ``construct`` eagerly; in GRAPH mode it is
+compiled once per input signature by :mod:`mindjax.transforms.jit`.
+
+Example:
+    >>> import mindjax as ms
+    >>> from mindjax import nn, ops
+    >>> class Net(nn.Cell):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc1 = nn.Dense(4, 8)
+    ...         self.fc2 = nn.Dense(8, 2)
+    ...     def construct(self, x):
+    ...         return self.fc2(ops.relu(self.fc1(x)))
+    >>> [p.name for p in Net().trainable_params()]
+    ['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']
+"""
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from typing import Any, Callable, Iterator
+
+import jax
+import jax.numpy as jnp
+
+from mindjax import context
+from mindjax.cells.parameter import Parameter, ParameterTuple
+from mindjax.cells.state import bump_structure_version
+from mindjax.common.dtype import to_jax_dtype
+
+_HOOK_IDS = itertools.count()
+
+
+class HookHandle:
+    """Returned by the ``register_*_hook`` methods; ``remove()`` unregisters the hook."""
+
+    def __init__(self, registry: "OrderedDict[int, Callable[..., Any]]", key: int) -> None:
+        self._registry = registry
+        self._key = key
+
+    def remove(self) -> None:
+        """Unregister the hook (a second call does nothing)."""
+        if self._key in self._registry:
+            del self._registry[self._key]
+            bump_structure_version()
+
+
+def _tree_has_tracer(args: Any) -> bool:
+    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(args))
+
+
+def _cast_floats(tree: Any, dtype: Any) -> Any:
+    def cast(x: Any) -> Any:
+        if isinstance(x, jax.Array) and jnp.issubdtype(x.dtype, jnp.floating) and x.dtype != dtype:
+            return x.astype(dtype)
+        return x
+    return jax.tree_util.tree_map(cast, tree)
+
+
+class Cell:
+    """Base class of every network layer and model.
+
+    Arguments:
+        auto_prefix: prefix the names of Parameters of Cells assigned to this
+            one with the attribute name (MindSpore's default). Wrappers such as
+            ``WithLossCell`` pass ``False`` so names stay those of the backbone.
+        flags: initial flags (see :meth:`add_flags`).
+
+    Subclasses define ``construct(self, *inputs)``.
+    """
+
+    def __init__(self, auto_prefix: bool = True, flags: dict[str, Any] | None = None) -> None:
+        d = self.__dict__
+        d["_params"] = OrderedDict()
+        d["_cells"] = OrderedDict()
+        d["_auto_prefix"] = auto_prefix
+        d["_cell_path"] = ""
+        d["training"] = False
+        d["_mixed_dtype"] = None
+        d["_forward_pre_hooks"] = OrderedDict()
+        d["_forward_hooks"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
+        d["_recompute"] = False
+        d["_flags"] = dict(flags or {})
+        d["_compiled_cache"] = None
+        d["_shard_plan"] = None
+        d["requires_grad"] = False
+
+    # -- registry ------------------------------------------------------------
+    def _registries(self) -> tuple["OrderedDict[str, Parameter]", "OrderedDict[str, Cell]"]:
+        d = self.__dict__
+        if "_params" not in d:
+            raise AttributeError(
+                f"For '{type(self).__name__}', call super().__init__() in __init__ before "
+                f"assigning Parameters or Cells")
+        return d["_params"], d["_cells"]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, Parameter):
+            params, _ = self._registries()
+            if not value._named_by_user:
+                value.name = name
+            params[name] = value
+            self.__dict__[name] = value
+            bump_structure_version()
+        elif isinstance(value, ParameterTuple):
+            params, _ = self._registries()
+            for p in value:
+                params[p.name] = p
+            self.__dict__[name] = value
+            bump_structure_version()
+        elif isinstance(value, Cell):
+            _, cells = self._registries()
+            if self._auto_prefix:
+                value.update_parameters_name(name + ".")
+                value._update_cell_paths(name)
+            cells[name] = value
+            self.__dict__[name] = value
+            bump_structure_version()
+        elif "_params" in self.__dict__ and name in self._params and value is not None \
+                and not isinstance(value, (list, tuple, dict, str)):
+            # MindSpore's graph semantics: assigning a Tensor to a Parameter attribute
+            # is an in-place update of that Parameter.
+            self._params[name].set_data(value)
+        else:
+            if value is None and "_cells" in self.__dict__ and name in self._cells:
+                del self._cells[name]
+                bump_structure_version()
+            object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        d = self.__dict__
+        if name in d.get("_params", {}):
+            del d["_params"][name]
+            bump_structure_version()
+        if name in d.get("_cells", {}):
+            del d["_cells"][name]
+            bump_structure_version()
+        object.__delattr__(self, name)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails.
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @property
+    def cls_name(self) -> str:
+        """The class name (MindSpore's ``cls_name``)."""
+        return type(self).__name__
+
+    def _where(self) -> str:
+        """The prefix of error messages: "For 'Dense' at 'fc1'"."""
+        path = self.__dict__.get("_cell_path", "")
+        return f"For '{type(self).__name__}' at '{path}'" if path else f"For '{type(self).__name__}'"
+
+    def _update_cell_paths(self, prefix: str) -> None:
+        for sub_name, cell in self.cells_and_names():
+            cell.__dict__["_cell_path"] = f"{prefix}.{sub_name}" if sub_name else prefix
+
+    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
+        """Name every Parameter ``prefix + <its path in this Cell>``."""
+        if not isinstance(prefix, str):
+            raise TypeError(f"For 'update_parameters_name', 'prefix' must be a str, got {prefix!r}")
+        for name, param in self.parameters_and_names(expand=recurse):
+            param.name = prefix + name
+        bump_structure_version()
+
+    def insert_child_to_cell(self, child_name: str, child_cell: "Cell") -> None:
+        """Add ``child_cell`` as ``child_name`` without renaming its Parameters."""
+        if not isinstance(child_name, str) or not child_name or "." in child_name:
+            raise KeyError(f"For 'insert_child_to_cell', 'child_name' must be a non-empty str "
+                           f"without '.', got {child_name!r}")
+        if child_cell is not None and not isinstance(child_cell, Cell):
+            raise TypeError(f"For 'insert_child_to_cell', 'child_cell' must be a Cell, "
+                            f"got {type(child_cell).__name__}")
+        _, cells = self._registries()
+        cells[child_name] = child_cell
+        self.__dict__[child_name] = child_cell
+        bump_structure_version()
+
+    def insert_param_to_cell(self, param_name: str, param: Parameter,
+                             check_name_contain_dot: bool = True) -> None:
+        """Add ``param`` under ``param_name``."""
+        if not isinstance(param_name, str) or not param_name:
+            raise KeyError(f"For 'insert_param_to_cell', 'param_name' must be a non-empty str, got {param_name!r}")
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError(f"For 'insert_param_to_cell', 'param_name' must not contain '.', got {param_name!r}")
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'insert_param_to_cell', 'param' must be a Parameter, got {type(param).__name__}")
+        params, _ = self._registries()
+        if not param._named_by_user:
+            param.name = param_name
+        params[param_name] = param
+        if "." not in param_name:
+            self.__dict__[param_name] = param
+        bump_structure_version()
+
+    # -- traversal -----------------------------------------------------------
+    def cells_and_names(self, cells: set[int] | None = None,
+                        name_prefix: str = "") -> Iterator[tuple[str, "Cell"]]:
+        """Every Cell in the tree (self first) with its path, each once."""
+        seen = cells if cells is not None else set()
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is not None:
+                sub = f"{name_prefix}.{name}" if name_prefix else name
+                yield from cell.cells_and_names(seen, sub)
+
+    def name_cells(self) -> "OrderedDict[str, Cell]":
+        """The direct children, by attribute name."""
+        return OrderedDict((k, v) for k, v in self._cells.items() if v is not None)
+
+    def cells(self) -> list["Cell"]:
+        """The direct children."""
+        return list(self.name_cells().values())
+
+    def parameters_and_names(self, name_prefix: str = "",
+                             expand: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Every Parameter (each once) with its structural path."""
+        cells = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
+        seen: set[int] = set()
+        for cell_name, cell in cells:
+            for par_name, par in cell._params.items():
+                if par is not None and id(par) not in seen:
+                    seen.add(id(par))
+                    yield (f"{cell_name}.{par_name}" if cell_name else par_name), par
+
+    def get_parameters(self, expand: bool = True) -> Iterator[Parameter]:
+        """Every Parameter of the tree (or of this Cell only when ``expand`` is false)."""
+        for _, p in self.parameters_and_names(expand=expand):
+            yield p
+
+    def trainable_params(self, recurse: bool = True) -> list[Parameter]:
+        """The Parameters with ``requires_grad=True``."""
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse: bool = True) -> list[Parameter]:
+        """The Parameters with ``requires_grad=False`` (BatchNorm statistics ...)."""
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse: bool = True) -> "OrderedDict[str, Parameter]":
+        """``{param.name: param}`` for the whole tree."""
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def init_parameters_data(self, auto_parallel_mode: bool = False) -> "OrderedDict[str, Parameter]":
+        """MindSpore's ``init_parameters_data``: values are always materialised here."""
+        return self.parameters_dict()
+
+    # -- flags and modes -----------------------------------------------------
+    def set_train(self, mode: bool = True) -> "Cell":
+        """Put the whole tree in training (``True``) or inference mode."""
+        for _, cell in self.cells_and_names():
+            cell.__dict__["training"] = bool(mode)
+        bump_structure_version()
+        return self
+
+    def set_grad(self, requires_grad: bool = True) -> "Cell":
+        """Accepted for MindSpore compatibility: gradients need no switch in MindJAX."""
+        self.__dict__["requires_grad"] = requires_grad
+        return self
+
+    def add_flags(self, **flags: Any) -> "Cell":
+        """Attach flags to this Cell."""
+        self._flags.update(flags)
+        bump_structure_version()
+        return self
+
+    def add_flags_recursive(self, **flags: Any) -> "Cell":
+        """Attach flags to every Cell in the tree."""
+        for _, cell in self.cells_and_names():
+            cell.add_flags(**flags)
+        return self
+
+    def get_flags(self) -> dict[str, Any]:
+        """This Cell's flags."""
+        return self._flags
+
+    def to_float(self, dst_type: Any) -> "Cell":
+        """Run this tree in ``dst_type`` (float16, bfloat16 or float32).
+
+        Floating inputs of every Cell below are cast to ``dst_type``, and so are
+        its floating Parameters for the duration of the call (the stored
+        Parameters keep their dtype: they are the float32 master weights). A
+        later ``to_float(float32)`` on a sub-Cell, such as a BatchNorm, keeps it
+        in float32.
+        """
+        dtype = to_jax_dtype(dst_type)
+        if dtype not in (jnp.dtype(jnp.float16), jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16)):
+            raise ValueError(f"{self._where()}, 'dst_type' of to_float must be float16, bfloat16 or "
+                             f"float32, got {dtype}")
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_mixed_dtype"] = dtype
+        bump_structure_version()
+        return self
+
+    def apply(self, fn: Callable[["Cell"], Any]) -> "Cell":
+        """Call ``fn`` on every Cell of the tree (children first), return self."""
+        for cell in self.cells():
+            cell.apply(fn)
+        fn(self)
+        return self
+
+    def set_inputs(self, *inputs: Any) -> None:
+        """Accepted for compatibility: JAX compiles per input shape already."""
+        self.__dict__["_dynamic_inputs"] = inputs
+
+    # -- hooks -----------------------------------------------------------------
+    def _add_hook(self, registry: "OrderedDict[int, Callable[..., Any]]", fn: Callable[..., Any],
+                  kind: str) -> HookHandle:
+        if not callable(fn):
+            raise TypeError(f"{self._where()}, the hook passed to {kind} must be callable, "
+                            f"got {type(fn).__name__}")
+        key = next(_HOOK_IDS)
+        registry[key] = fn
+        bump_structure_version()
+        return HookHandle(registry, key)
+
+    def register_forward_pre_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
+        """``hook_fn(cell, inputs) -> None | new inputs`` runs before ``construct``."""
+        return self._add_hook(self._forward_pre_hooks, hook_fn, "register_forward_pre_hook")
+
+    def register_forward_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
+        """``hook_fn(cell, inputs, output) -> None | new output`` runs after ``construct``."""
+        return self._add_hook(self._forward_hooks, hook_fn, "register_forward_hook")
+
+    def register_backward_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
+        """``hook_fn(cell, grad_input, grad_output) -> None | new grad_input`` runs in backward."""
+        return self._add_hook(self._backward_hooks, hook_fn, "register_backward_hook")
+
+    def register_backward_pre_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
+        """``hook_fn(cell, grad_output) -> None | new grad_output`` runs before the backward."""
+        return self._add_hook(self._backward_pre_hooks, hook_fn, "register_backward_pre_hook")
+
+    def recompute(self, **_: Any) -> "Cell":
+        """Recompute this Cell's activations in the backward pass (``jax.checkpoint``)."""
+        self.__dict__["_recompute"] = True
+        bump_structure_version()
+        return self
+
+    # -- calling ---------------------------------------------------------------
+    def construct(self, *inputs: Any, **kwargs: Any) -> Any:
+        """The forward computation; every subclass defines it."""
+        raise TypeError(f"{self._where()}: the Cell defines no construct(self, *inputs)")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if context._MODE[0] == context.GRAPH_MODE and not context._IN_COMPILED[0] \
+                and not _tree_has_tracer((args, kwargs)):
+            from mindjax.transforms.jit import call_cell_compiled  # cells sit below transforms
+
+            return call_cell_compiled(self, args, kwargs)
+        return self._call_impl(args, kwargs)
+
+    def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        d = self.__dict__
+        if d["_forward_pre_hooks"]:
+            for hook in list(d["_forward_pre_hooks"].values()):
+                new = hook(self, args)
+                if new is not None:
+                    args = new if isinstance(new, tuple) else (new,)
+        mixed = d["_mixed_dtype"]
+        if mixed is not None:
+            args, kwargs = _cast_floats((args, kwargs), mixed)
+        path = d["_cell_path"] or type(self).__name__
+        with jax.named_scope(path):
+            if mixed is not None:
+                out = self._run_with_cast_params(mixed, args, kwargs)
+            else:
+                out = self._run_construct(args, kwargs)
+        if d["_forward_hooks"]:
+            for hook in list(d["_forward_hooks"].values()):
+                new = hook(self, args, out)
+                if new is not None:
+                    out = new
+        return out
+
+    def _run_construct(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        d = self.__dict__
+        if d["_backward_hooks"] or d["_backward_pre_hooks"] or d["_recompute"] \
+                or _has_bprop(type(self)):
+            from mindjax.transforms.custom_grad import run_with_backward_rules  # lazy: transforms above cells
+
+            return run_with_backward_rules(self, args, kwargs)
+        return self.construct(*args, **kwargs)
+
+    def _run_with_cast_params(self, dtype: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        own = [p for p in self._params.values()
+               if p is not None and jnp.issubdtype(p._raw.dtype, jnp.floating) and p._raw.dtype != dtype]
+        saved = [p._raw for p in own]
+        for p, v in zip(own, saved):
+            object.__setattr__(p, "_raw", v.astype(dtype))
+        casted = [p._raw for p in own]
+        try:
+            return self._run_construct(args, kwargs)
+        finally:
+            for p, v, c in zip(own, saved, casted):
+                written = p._raw
+                object.__setattr__(p, "_raw", v if written is c else written.astype(v.dtype))
+
+    # -- printing ----------------------------------------------------------------
+    def extend_repr(self) -> str:
+        """Extra text inside this Cell's repr (layers describe their arguments)."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extend_repr()
+        children = self.name_cells()
+        if not children:
+            return f"{type(self).__name__}<{extra}>"
+        lines = [f"{type(self).__name__}<{extra}"]
+        for name, cell in children.items():
+            sub = repr(cell).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {sub}")
+        lines.append("  >")
+        return "\n".join(lines)
+
+
+_BPROP_BY_CLASS: dict[type, bool] = {}
+
+
+def _has_bprop(cls: type) -> bool:
+    found = _BPROP_BY_CLASS.get(cls)
+    if found is None:
+        found = _BPROP_BY_CLASS[cls] = any("bprop" in klass.__dict__ for klass in cls.__mro__)
+    return found

@@ -1,0 +1,129 @@
+"""``SequentialCell`` and ``CellList``: Cells that hold an ordered list of Cells.
+
+Children are named by index (``0``, ``1`` ...), so their Parameters are named
+``0.weight`` inside the container and ``layers.0.weight`` once the container
+is assigned as ``layers``.
+
+Example:
+    >>> from mindjax import nn
+    >>> seq = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 2))
+    >>> len(seq), [p.name for p in seq.trainable_params()][:2]
+    (3, ['0.weight', '0.bias'])
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Iterable, Iterator
+
+from mindjax.cells.cell import Cell
+
+
+def _check_cell(where: str, index: Any, cell: Any) -> None:
+    if not isinstance(cell, Cell):
+        raise TypeError(f"For '{where}', each element must be a Cell, but element {index} is "
+                        f"{type(cell).__name__}")
+
+
+class _CellSequence(Cell):
+    """Shared list behaviour of SequentialCell and CellList."""
+
+    def _items(self) -> list[Cell]:
+        return list(self._cells.values())
+
+    def _rebuild(self, cells: list[Cell]) -> None:
+        for key in list(self._cells):
+            self.__dict__.pop(key, None)
+        self._cells.clear()
+        for i, cell in enumerate(cells):
+            setattr(self, str(i), cell)
+
+    def _index(self, index: int) -> int:
+        n = len(self._cells)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"For '{type(self).__name__}', index must be an int or slice, got "
+                            f"{type(index).__name__}")
+        if not -n <= index < n:
+            raise IndexError(f"For '{type(self).__name__}', index {index} is out of range for "
+                             f"{n} cells")
+        return index % n
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return type(self)(self._items()[index])
+        return self._items()[self._index(index)]
+
+    def __setitem__(self, index: int, cell: Cell) -> None:
+        _check_cell(type(self).__name__, index, cell)
+        setattr(self, str(self._index(index)), cell)
+
+    def __delitem__(self, index: Any) -> None:
+        items = self._items()
+        if isinstance(index, slice):
+            del items[index]
+        else:
+            del items[self._index(index)]
+        self._rebuild(items)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self._items())
+
+    def append(self, cell: Cell) -> "_CellSequence":
+        """Add ``cell`` at the end."""
+        _check_cell(type(self).__name__, len(self), cell)
+        setattr(self, str(len(self._cells)), cell)
+        return self
+
+    def extend(self, cells: Iterable[Cell]) -> "_CellSequence":
+        """Add each of ``cells`` at the end."""
+        for cell in cells:
+            self.append(cell)
+        return self
+
+    def insert(self, index: int, cell: Cell) -> None:
+        """Insert ``cell`` before position ``index``."""
+        _check_cell(type(self).__name__, index, cell)
+        items = self._items()
+        items.insert(index, cell)
+        self._rebuild(items)
+
+
+class SequentialCell(_CellSequence):
+    """Calls its Cells in order, each on the previous one's output.
+
+    Arguments:
+        *args: Cells, a list of Cells, or an ``OrderedDict`` of name to Cell.
+    """
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, cell in args[0].items():
+                _check_cell("SequentialCell", name, cell)
+                setattr(self, name, cell)
+            return
+        cells = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+        for i, cell in enumerate(cells):
+            _check_cell("SequentialCell", i, cell)
+            setattr(self, str(i), cell)
+
+    def construct(self, input_data: Any) -> Any:
+        for cell in self._cells.values():
+            input_data = cell(input_data)
+        return input_data
+
+
+class CellList(_CellSequence):
+    """A list of Cells; ``construct`` is not defined (iterate it in the parent).
+
+    Arguments:
+        args: a list of Cells.
+    """
+
+    def __init__(self, args: Iterable[Cell] | None = None, **_: Any) -> None:
+        super().__init__()
+        for i, cell in enumerate(args or []):
+            _check_cell("CellList", i, cell)
+            setattr(self, str(i), cell)

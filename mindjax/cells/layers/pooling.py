@@ -1,0 +1,2 @@
+"""Placeholder: filled in by the layer work."""
+__all__: list[str] = []

@@ -1,0 +1,303 @@
+"""``Parameter`` and ``ParameterTuple``.
+
+A Parameter is a named :class:`~mindjax.common.variable.Variable`. It behaves as
+an array (arithmetic, indexing, ``jnp`` functions via ``__jax_array__``, every
+``jax.Array`` method through attribute forwarding) and is registered as a
+pytree with its value as the single leaf, so JAX transforms accept it.
+
+Example:
+    >>> import numpy as np, mindjax as ms
+    >>> w = ms.Parameter(ms.Tensor(np.ones((2, 2)), ms.float32), name="w")
+    >>> w.set_data(w * 3)
+    >>> float(w.sum()), w.name
+    (12.0, 'w')
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Iterable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from mindjax.common.variable import Variable
+
+_UNNAMED = itertools.count(1)
+_DEFAULT_NAME = "Parameter"
+
+
+def _as_array(data: Any) -> Any:
+    if isinstance(data, Variable):
+        return data._value
+    if isinstance(data, jax.Array):
+        return data
+    from mindjax.common.initializer import Initializer  # lazy: initializer imports tensors
+
+    if isinstance(data, Initializer):
+        raise TypeError("Parameter(Initializer) needs a shape: use initializer(init, shape, dtype)")
+    if isinstance(data, float):
+        return jnp.asarray(data, jnp.float32)
+    if isinstance(data, bool):
+        return jnp.asarray(data, jnp.bool_)
+    if isinstance(data, int):
+        return jnp.asarray(data, jnp.int32)
+    return jnp.asarray(data)
+
+
+def _binary(op: Any, reflected: bool = False) -> Any:
+    if reflected:
+        return lambda self, other: op(_unwrap(other), self._value)
+    return lambda self, other: op(self._value, _unwrap(other))
+
+
+def _unwrap(x: Any) -> Any:
+    return x._value if isinstance(x, Variable) else x
+
+
+class Parameter(Variable):
+    """A trainable (or frozen) named array owned by Cells.
+
+    Arguments:
+        default_input: the initial value: a Tensor, numpy array or number.
+        name: the parameter's name. Unnamed parameters take the attribute path
+            they are assigned to (``conv1.weight``), as in MindSpore.
+        requires_grad: whether optimizers and ``trainable_params`` see it.
+        layerwise_parallel, parallel_optimizer: accepted for MindSpore
+            compatibility; sharding is set with ``Cell.shard``.
+    """
+
+    def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
+                 layerwise_parallel: bool = False, parallel_optimizer: bool = True,
+                 storage_format: str = "") -> None:
+        super().__init__(_as_array(default_input))
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"For 'Parameter', 'name' must be a str, got {type(name).__name__}")
+        self.__dict__["_name"] = name if name else f"{_DEFAULT_NAME}#{next(_UNNAMED)}"
+        self.__dict__["_named_by_user"] = bool(name)
+        self.__dict__["requires_grad"] = bool(requires_grad)
+        self.__dict__["layerwise_parallel"] = layerwise_parallel
+        self.__dict__["parallel_optimizer"] = parallel_optimizer
+        self.__dict__["sharding"] = None
+
+    # -- identity ---------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The parameter's (hierarchical) name."""
+        return self.__dict__["_name"]
+
+    @name.setter
+    def name(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise ValueError(f"For 'Parameter', 'name' must be a str, got {type(value).__name__}")
+        self.__dict__["_name"] = value
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if key == "requires_grad":
+            value = bool(value)
+        if key in ("name", "_value"):
+            object.__setattr__(self, key, value)
+        else:
+            self.__dict__[key] = value
+
+    __hash__ = object.__hash__
+
+    # -- value ------------------------------------------------------------
+    def value(self) -> Any:
+        """The current value as a ``jax.Array`` (a tracer inside compiled code)."""
+        return self._value
+
+    @property
+    def data(self) -> "Parameter":
+        """MindSpore's ``Parameter.data``: the Parameter itself."""
+        return self
+
+    def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
+        """Replace the value; the new data is cast to this Parameter's dtype.
+
+        As in MindSpore, the shape may change. Inside a compiled call the
+        write becomes part of the program's state output.
+        """
+        new = _as_array(data)
+        old = self._raw
+        if old is not None and hasattr(old, "dtype") and new.dtype != old.dtype:
+            new = new.astype(old.dtype)
+        self._value = new
+        return self
+
+    def assign_value(self, value: Any) -> "Parameter":
+        """Alias of :meth:`set_data` (MindSpore's ``assign_value``)."""
+        return self.set_data(value)
+
+    def init_data(self, *_: Any, **__: Any) -> "Parameter":
+        """Materialise the value (MindJAX values are always materialised)."""
+        return self
+
+    def clone(self, init: Any = "same") -> "Parameter":
+        """A new Parameter with the same name and flags, a copy of the value or ``init``."""
+        if isinstance(init, str) and init == "same":
+            value = jnp.array(self._value, copy=True)
+        else:
+            from mindjax.common.initializer import initializer
+
+            value = initializer(init, self.shape, self.dtype)
+        twin = Parameter(value, name=self.name, requires_grad=self.requires_grad,
+                         layerwise_parallel=self.layerwise_parallel,
+                         parallel_optimizer=self.parallel_optimizer)
+        twin.__dict__["_named_by_user"] = self._named_by_user
+        return twin
+
+    # -- array behaviour ----------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._value.shape)
+
+    @property
+    def dtype(self) -> Any:
+        return self._value.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self._value.shape))
+
+    @property
+    def T(self) -> Any:
+        return self._value.T
+
+    def asnumpy(self) -> np.ndarray:
+        """The value as a numpy array."""
+        return np.asarray(self._value)
+
+    def __jax_array__(self) -> Any:
+        return self._value
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = np.asarray(self._value)
+        return out.astype(dtype) if dtype is not None else out
+
+    def __getattr__(self, item: str) -> Any:
+        if item.startswith("__"):
+            raise AttributeError(item)
+        return getattr(self._value, item)
+
+    def __getitem__(self, idx: Any) -> Any:
+        return self._value[_unwrap(idx)]
+
+    def __setitem__(self, idx: Any, new: Any) -> None:
+        self.set_data(self._value.at[_unwrap(idx)].set(_unwrap(new)))
+
+    def __len__(self) -> int:
+        return len(self._value)
+
+    def __iter__(self) -> Any:
+        return iter(self._value)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __index__(self) -> int:
+        return int(self._value)
+
+    def __neg__(self) -> Any:
+        return -self._value
+
+    def __pos__(self) -> Any:
+        return self._value
+
+    def __abs__(self) -> Any:
+        return jnp.abs(self._value)
+
+    def __invert__(self) -> Any:
+        return ~self._value
+
+    __add__ = _binary(jnp.add)
+    __radd__ = _binary(jnp.add, True)
+    __sub__ = _binary(jnp.subtract)
+    __rsub__ = _binary(jnp.subtract, True)
+    __mul__ = _binary(jnp.multiply)
+    __rmul__ = _binary(jnp.multiply, True)
+    __truediv__ = _binary(jnp.true_divide)
+    __rtruediv__ = _binary(jnp.true_divide, True)
+    __floordiv__ = _binary(jnp.floor_divide)
+    __rfloordiv__ = _binary(jnp.floor_divide, True)
+    __mod__ = _binary(jnp.mod)
+    __rmod__ = _binary(jnp.mod, True)
+    __pow__ = _binary(jnp.power)
+    __rpow__ = _binary(jnp.power, True)
+    __matmul__ = _binary(jnp.matmul)
+    __rmatmul__ = _binary(jnp.matmul, True)
+    __and__ = _binary(jnp.bitwise_and)
+    __rand__ = _binary(jnp.bitwise_and, True)
+    __or__ = _binary(jnp.bitwise_or)
+    __ror__ = _binary(jnp.bitwise_or, True)
+    __xor__ = _binary(jnp.bitwise_xor)
+    __lt__ = _binary(jnp.less)
+    __le__ = _binary(jnp.less_equal)
+    __gt__ = _binary(jnp.greater)
+    __ge__ = _binary(jnp.greater_equal)
+    __eq__ = _binary(jnp.equal)  # type: ignore[assignment]
+    __ne__ = _binary(jnp.not_equal)  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        raw = self._raw
+        if raw is None:
+            return f"Parameter (name={self.name}, uninitialised)"
+        dtype = str(raw.dtype)
+        dtype = "BFloat16" if dtype == "bfloat16" else dtype.capitalize()
+        return (f"Parameter (name={self.name}, shape={tuple(raw.shape)}, dtype={dtype}, "
+                f"requires_grad={self.requires_grad})")
+
+    __str__ = __repr__
+
+
+def _flatten_parameter(p: Parameter) -> tuple[tuple[Any], tuple[str, bool]]:
+    return (p._raw,), (p.name, p.requires_grad)
+
+
+def _unflatten_parameter(aux: tuple[str, bool], children: Any) -> Parameter:
+    twin = Parameter.__new__(Parameter)
+    Variable.__init__(twin, children[0])
+    twin.__dict__.update(_name=aux[0], _named_by_user=True, requires_grad=aux[1],
+                         layerwise_parallel=False, parallel_optimizer=True, sharding=None)
+    return twin
+
+
+jax.tree_util.register_pytree_node(Parameter, _flatten_parameter, _unflatten_parameter)
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters, as MindSpore's ``ParameterTuple``.
+
+    Example:
+        >>> params = ParameterTuple(net.trainable_params())   # doctest: +SKIP
+        >>> moments = params.clone(prefix="moments", init="zeros")   # doctest: +SKIP
+    """
+
+    def __new__(cls, iterable: Iterable[Parameter]) -> "ParameterTuple":
+        items = tuple(iterable)
+        for i, item in enumerate(items):
+            if not isinstance(item, Parameter):
+                raise TypeError(f"For 'ParameterTuple', element {i} must be a Parameter, "
+                                f"got {type(item).__name__}")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix: str, init: Any = "same") -> "ParameterTuple":
+        """Clone every Parameter, naming each ``prefix.<name>``."""
+        if not isinstance(prefix, str) or not prefix:
+            raise ValueError(f"For 'ParameterTuple.clone', 'prefix' must be a non-empty str, got {prefix!r}")
+        out = []
+        for p in self:
+            twin = p.clone(init)
+            twin.name = f"{prefix}.{p.name}"
+            out.append(twin)
+        return ParameterTuple(out)

@@ -1,0 +1,2 @@
+"""Placeholder: filled in by the training work."""
+__all__: list[str] = []

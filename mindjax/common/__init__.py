@@ -1,0 +1,1 @@
+"""Lowest layer: dtypes, Tensor behaviour on jax.Array, random state, initializers."""

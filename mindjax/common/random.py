@@ -1,0 +1,60 @@
+"""Global random state: one seed for initializers (numpy) and ops (a JAX key).
+
+Initializers draw from a numpy generator, as MindSpore's do, so building a
+network compiles nothing. Random ops (``Dropout``, ``ops.uniform`` ...) split a
+JAX key held in a :class:`~mindjax.common.variable.Variable`; compiled calls
+pass that key in and out, so GRAPH and PYNATIVE runs draw the same numbers.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import numpy as np
+
+from mindjax.common.variable import Variable
+
+_DEFAULT_SEED = 0
+_seed: int | None = None
+_np_rng = np.random.default_rng(_DEFAULT_SEED)
+
+
+def _make_key() -> Any:
+    return jax.random.PRNGKey(_DEFAULT_SEED if _seed is None else _seed)
+
+
+# The key is created on first use: building it at import would start the XLA
+# backend before the user can set XLA_FLAGS.
+RNG_STATE = Variable(factory=_make_key)
+
+
+def set_seed(seed: int) -> None:
+    """Seed initializers and random ops (MindSpore's ``ms.set_seed``).
+
+    Example:
+        >>> import mindjax as ms
+        >>> ms.set_seed(1)
+    """
+    global _seed, _np_rng
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"For 'set_seed', 'seed' must be a non-negative int, got {seed!r}")
+    _seed = int(seed)
+    _np_rng = np.random.default_rng(_seed)
+    object.__setattr__(RNG_STATE, "_raw", None)
+
+
+def get_seed() -> int | None:
+    """The seed set by :func:`set_seed`, or ``None``."""
+    return _seed
+
+
+def numpy_rng() -> np.random.Generator:
+    """The numpy generator that initializers draw from."""
+    return _np_rng
+
+
+def next_key() -> Any:
+    """Split the global key and return a fresh subkey (works inside traces)."""
+    key, sub = jax.random.split(RNG_STATE._value)
+    RNG_STATE._value = key
+    return sub

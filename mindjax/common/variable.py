@@ -1,0 +1,84 @@
+"""The mutable holder of one array that MindJAX functionalises.
+
+A :class:`Variable` is the unit of state: :class:`~mindjax.Parameter` and the
+global random state are Variables. Compiled calls and gradients replace a
+Variable's value with a tracer for the duration of a trace (see
+``mindjax.cells.state``) and write the result back afterwards, so the Python
+object stays mutable while the traced program stays pure.
+
+Reads and writes of ``_value`` can be observed by an access tracker; ``ms.jit``
+uses this to discover which Variables a plain function touches.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+class _AccessTracker:
+    """Records the Variables read or written while it is active."""
+
+    def __init__(self) -> None:
+        self.touched: dict[int, "Variable"] = {}
+        self.written: dict[int, "Variable"] = {}
+        self.originals: dict[int, Any] = {}
+
+    def read(self, var: "Variable") -> None:
+        self.touched.setdefault(id(var), var)
+
+    def write(self, var: "Variable", old: Any) -> None:
+        self.touched.setdefault(id(var), var)
+        if id(var) not in self.written:
+            self.written[id(var)] = var
+            self.originals[id(var)] = old
+
+    def restore_outside(self, keep: set[int]) -> None:
+        """Put back the values written to Variables whose ids are not in ``keep``.
+
+        A trace must not leave tracers in Variables that are not its state.
+        """
+        for key, var in self.written.items():
+            if key not in keep:
+                object.__setattr__(var, "_raw", self.originals[key])
+
+
+_TRACKERS: list[_AccessTracker] = []
+
+
+class Variable:
+    """A named, mutable reference to one ``jax.Array`` (or a lazily built one)."""
+
+    _is_mindjax_variable = True
+    __slots__ = ("_raw", "_factory", "__weakref__")
+
+    def __init__(self, value: Any = None, factory: Callable[[], Any] | None = None) -> None:
+        object.__setattr__(self, "_raw", value)
+        object.__setattr__(self, "_factory", factory)
+
+    @property
+    def _value(self) -> Any:
+        raw = self._raw
+        if raw is None and self._factory is not None:
+            raw = self._factory()
+            object.__setattr__(self, "_raw", raw)
+        if _TRACKERS:
+            _TRACKERS[-1].read(self)
+        return raw
+
+    @_value.setter
+    def _value(self, new: Any) -> None:
+        if _TRACKERS:
+            _TRACKERS[-1].write(self, self._raw)
+        object.__setattr__(self, "_raw", new)
+
+
+def track_access() -> _AccessTracker:
+    """Start recording Variable accesses; pair with :func:`stop_tracking`."""
+    tracker = _AccessTracker()
+    _TRACKERS.append(tracker)
+    return tracker
+
+
+def stop_tracking(tracker: _AccessTracker) -> None:
+    """Stop the innermost tracker (which must be ``tracker``)."""
+    popped = _TRACKERS.pop()
+    assert popped is tracker

@@ -1,0 +1,1 @@
+"""Graph mode (jit), control-flow conversion, the grad family, custom bprop and hooks."""
