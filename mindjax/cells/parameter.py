@@ -31,7 +31,7 @@ def _as_array(data: Any) -> Any:
     if isinstance(data, Variable):
         return data._value
     if isinstance(data, jax.Array):
-        return data
+        return data.astype(data.dtype) if getattr(data, "weak_type", False) else data
     from mindjax.common.initializer import Initializer  # lazy: initializer imports tensors
 
     if isinstance(data, Initializer):
@@ -122,6 +122,9 @@ class Parameter(Variable):
         old = self._raw
         if old is not None and hasattr(old, "dtype") and new.dtype != old.dtype:
             new = new.astype(old.dtype)
+        elif getattr(new, "weak_type", False):
+            # A weakly typed value would change the compiled programs' signature.
+            new = new.astype(new.dtype)
         self._value = new
         return self
 
