@@ -1,2 +1,18 @@
-"""Placeholder: filled in by the optimizer work."""
-__all__: list[str] = []
+"""Optimizers and learning-rate schedules: MindSpore's ``nn.Optimizer`` family.
+
+``nn.SGD``, ``nn.Momentum``, ``nn.Adam``, ``nn.AdamWeightDecay``, ``nn.Lamb``,
+``nn.RMSProp``, ``nn.Adagrad`` and the learning-rate functions and schedule
+Cells of :mod:`mindjax.cells.learning_rate`.
+"""
+from mindjax.cells import learning_rate as _learning_rate
+from mindjax.cells.learning_rate import *  # noqa: F401,F403
+from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.cells.optim.sgd import SGD
+from mindjax.cells.optim.momentum import Momentum
+from mindjax.cells.optim.adam import Adam, AdamWeightDecay
+from mindjax.cells.optim.lamb import Lamb
+from mindjax.cells.optim.rmsprop import RMSProp
+from mindjax.cells.optim.ada_grad import Adagrad
+
+__all__ = (["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "RMSProp", "Adagrad"]
+           + _learning_rate.__all__)

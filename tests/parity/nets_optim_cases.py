@@ -1,0 +1,68 @@
+"""Optimizer configurations shared by the optimizer parity tests.
+
+Each case builds an optimizer from a framework's ``nn`` module and a list of
+four Parameters (``fc.weight``, ``fc.bias``, ``bn.gamma``, ``conv.weight``), so the same
+code builds the MindSpore and the MindJAX optimizer.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+PARAM_SHAPES = {"fc.weight": (3, 4), "fc.bias": (3,), "bn.gamma": (3,), "conv.weight": (2, 16, 3)}
+
+
+def initial_values(seed: int = 0) -> dict[str, np.ndarray]:
+    """The shared initial weights."""
+    rng = np.random.default_rng(seed)
+    return {name: rng.standard_normal(shape).astype(np.float32) for name, shape in PARAM_SHAPES.items()}
+
+
+def gradient_sequence(steps: int = 5, seed: int = 1) -> list[list[np.ndarray]]:
+    """``steps`` gradients for the three parameters, in parameter order."""
+    rng = np.random.default_rng(seed)
+    return [[rng.standard_normal(shape).astype(np.float32) for shape in PARAM_SHAPES.values()]
+            for _ in range(steps)]
+
+
+def _groups(params: list[Any], **first: Any) -> list[dict[str, Any]]:
+    return [dict(params=params[:1], **first), {"params": params[1:]}]
+
+
+# Not here, because MindSpore 2.10 cannot run them on CPU: Lamb (no CPU kernel) and
+# grad_centralization (no CPU Centralization kernel); tests/cells/test_optim.py checks them
+# against numpy.
+CASES: dict[str, Callable[[Any, list[Any]], Any]] = {
+    "sgd": lambda nn, p: nn.SGD(p, 0.1),
+    "sgd_momentum_dampening_wd": lambda nn, p: nn.SGD(p, 0.1, momentum=0.9, dampening=0.3, weight_decay=0.01),
+    "sgd_nesterov_loss_scale": lambda nn, p: nn.SGD(p, 0.05, momentum=0.8, nesterov=True, loss_scale=4.0,
+                                                    weight_decay=0.02),
+    "momentum": lambda nn, p: nn.Momentum(p, 0.1, 0.9),
+    # MindSpore 2.10's CPU kernel ignores use_nesterov (its GPU kernel and docs do not): no parity case.
+    "momentum_wd_loss_scale": lambda nn, p: nn.Momentum(p, 0.1, 0.9, weight_decay=0.05, loss_scale=8.0),
+    "momentum_list_lr": lambda nn, p: nn.Momentum(p, [0.1, 0.08, 0.06, 0.04, 0.02], 0.9),
+    "momentum_schedule": lambda nn, p: nn.Momentum(p, nn.ExponentialDecayLR(0.1, 0.9, 2), 0.9),
+    "momentum_groups": lambda nn, p: nn.Momentum(_groups(p, lr=0.3, weight_decay=0.1), 0.1, 0.9),
+    "momentum_groups_dynamic": lambda nn, p: nn.Momentum(
+        _groups(p, lr=nn.CosineDecayLR(0.01, 0.2, 3)), [0.1, 0.09, 0.08, 0.07, 0.06], 0.9),
+    "momentum_groups_ordered": lambda nn, p: nn.Momentum(
+        _groups(p, weight_decay=0.1) + [{"order_params": [p[2], p[0], p[3], p[1]]}], 0.1, 0.9),
+    "adam": lambda nn, p: nn.Adam(p, 0.01),
+    "adam_nesterov_wd": lambda nn, p: nn.Adam(p, 0.01, use_nesterov=True, weight_decay=0.1),
+    "adam_amsgrad_loss_scale": lambda nn, p: nn.Adam(p, 0.01, use_amsgrad=True, loss_scale=2.0),
+    "adam_schedule": lambda nn, p: nn.Adam(p, nn.WarmUpLR(0.01, 3)),
+    "adam_groups": lambda nn, p: nn.Adam(_groups(p, lr=0.02, weight_decay=0.05), 0.01),
+    "adam_weight_decay": lambda nn, p: nn.AdamWeightDecay(p, 0.01, weight_decay=0.1),
+    "adam_weight_decay_groups": lambda nn, p: nn.AdamWeightDecay(_groups(p, lr=0.05, weight_decay=0.2), 0.01),
+    "adam_weight_decay_poly": lambda nn, p: nn.AdamWeightDecay(p, nn.PolynomialDecayLR(0.01, 0.001, 3, 2.0)),
+    "rmsprop": lambda nn, p: nn.RMSProp(p, 0.01),
+    "rmsprop_centered_momentum_wd": lambda nn, p: nn.RMSProp(p, 0.01, momentum=0.5, centered=True,
+                                                             weight_decay=0.1, loss_scale=2.0),
+    "rmsprop_groups": lambda nn, p: nn.RMSProp(_groups(p, lr=0.05), 0.01, momentum=0.9),
+    "adagrad": lambda nn, p: nn.Adagrad(p, learning_rate=0.1),
+    # MindSpore 2.10's CPU kernel ignores update_slots=False (its GPU kernel and docs do not): no parity case.
+    "adagrad_accum_wd": lambda nn, p: nn.Adagrad(p, accum=0.5, learning_rate=0.1, weight_decay=0.1),
+    "adagrad_schedule_groups": lambda nn, p: nn.Adagrad(_groups(p, lr=nn.InverseDecayLR(0.1, 0.5, 2)),
+                                                        learning_rate=0.05),
+}
