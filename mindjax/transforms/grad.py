@@ -1,0 +1,748 @@
+"""The grad family: ``grad``, ``value_and_grad``, ``GradOperation``, ``vjp``, ``jvp``,
+``jacfwd``, ``jacrev`` and ``vmap``, with MindSpore 2.10's signatures and return
+structures, on ``jax.vjp``/``jax.jvp``/``jax.vmap``.
+
+Gradients with respect to Parameters use functionalisation: the Parameters'
+values become explicit inputs, ``fn`` runs with the Parameters holding the traced
+values, and nothing is written back to them. What ``fn`` writes to other
+Variables (BatchNorm statistics in training, the random key) is collected and
+written back as concrete values after the call, as MindSpore keeps such writes.
+
+In GRAPH mode the returned functions compile into one XLA program per input
+signature (:class:`~mindjax.transforms.jit.CompiledFunction`); in PYNATIVE mode
+they run eagerly. Both give the same numbers.
+
+Return structures (checked against MindSpore 2.10):
+
+- ``grad(fn)(x, y)`` gives ``dx``; ``grad_position=(0, 1)`` gives ``(dx, dy)``;
+  a one-element tuple gives the single gradient.
+- ``weights=net.trainable_params()`` (a list or ``ParameterTuple``) gives a tuple
+  of weight gradients; a single Parameter gives a single gradient.
+- with both, ``(inputs_grads, weights_grads)``.
+- ``has_aux=True``: only the first output is differentiated; ``grad`` returns
+  ``(grads, tuple(outputs[1:]))``, ``value_and_grad`` returns
+  ``(outputs, grads)`` with every output in ``outputs``.
+- a non-scalar output (or several outputs without ``has_aux``) is differentiated
+  with a sensitivity of ones, as in MindSpore; ``sens_param=True`` takes the
+  sensitivity as the last positional argument or the ``sens`` keyword.
+
+Example:
+    >>> import mindjax as ms
+    >>> def f(x, y):
+    ...     return (x * y).sum()
+    >>> x, y = ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])
+    >>> [float(g) for g in ms.grad(f, grad_position=(0, 1))(x, y)[1]]
+    [1.0, 2.0]
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from mindjax import context
+from mindjax.cells.parameter import Parameter
+from mindjax.cells.state import collect_variables, structure_version
+from mindjax.common.random import RNG_STATE
+from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
+
+__all__ = ["grad", "value_and_grad", "GradOperation", "get_grad", "vjp", "jvp", "jacfwd",
+           "jacrev", "vmap"]
+
+_MAX_COMPILED = 8
+
+
+# -- functionalisation -----------------------------------------------------------------------
+class _Effects:
+    """What one functionalised run of user code wrote and read (filled while tracing)."""
+
+    __slots__ = ("written", "touched")
+
+    def __init__(self) -> None:
+        self.written: list[Variable] = []
+        self.touched: list[Variable] = []
+
+
+def _set_raw(var: Variable, value: Any) -> None:
+    object.__setattr__(var, "_raw", value)
+
+
+def _run_functional(variables: Sequence[Variable], values: Sequence[Any], effects: _Effects,
+                    fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
+    """Run ``fn`` with ``variables`` holding ``values``; leave every Variable as it was.
+
+    Returns ``(fn's output, the values fn wrote)``; ``effects.written`` names the
+    Variables those values belong to. Writes stay out of the Variables because
+    inside a JAX trace they are tracers that must not outlive the trace.
+    """
+    saved = [v._raw for v in variables]
+    tracker = track_access()
+    try:
+        for var, val in zip(variables, values):
+            _set_raw(var, val)
+        out = fn(*args, **kwargs)
+        written = list(tracker.written.values())
+        new_values = [v._raw for v in written]
+    finally:
+        stop_tracking(tracker)
+        for key, var in tracker.written.items():
+            _set_raw(var, tracker.originals[key])
+        for var, val in zip(variables, saved):
+            _set_raw(var, val)
+    effects.written = written
+    effects.touched = list(tracker.touched.values())
+    return out, new_values
+
+
+def _commit(effects: _Effects, new_values: Sequence[Any]) -> None:
+    """Write the collected values back and let an enclosing trace see what was touched.
+
+    The enclosing compiled call (``ms.jit``, GRAPH mode) discovers its state from
+    the Variables read inside; the reads happened under our own tracker, so they
+    are reported again here.
+    """
+    if _TRACKERS:
+        outer = _TRACKERS[-1]
+        for var in effects.touched:
+            outer.read(var)
+    for var, val in zip(effects.written, new_values):
+        var._value = val
+
+
+def _primal(x: Any) -> Any:
+    def one(leaf: Any) -> Any:
+        if isinstance(leaf, Variable):
+            return leaf._value
+        if isinstance(leaf, np.ndarray):
+            return jnp.asarray(leaf)
+        return leaf
+    return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, Variable))
+
+
+def _replace(args: tuple[Any, ...], positions: Sequence[int], values: Sequence[Any]) -> list[Any]:
+    out = list(args)
+    for pos, val in zip(positions, values):
+        out[pos] = val
+    return out
+
+
+def _is_float0(x: Any) -> bool:
+    return getattr(x, "dtype", None) == jax.dtypes.float0
+
+
+def _zero_like_primal(grad_value: Any, primal: Any) -> Any:
+    """Integer inputs get a zero gradient of their own dtype instead of JAX's float0."""
+    def one(g: Any, p: Any) -> Any:
+        return jnp.zeros(np.shape(p), jnp.asarray(p).dtype) if _is_float0(g) else g
+    return jax.tree_util.tree_map(one, grad_value, primal)
+
+
+def _cotangent(out: Any, sens: Any, api: str) -> Any:
+    """Ones for every floating output (MindSpore's default), or ``sens`` cast to the outputs."""
+    leaves, treedef = jax.tree_util.tree_flatten(out)
+    if sens is None:
+        sens_leaves: list[Any] = [None] * len(leaves)
+    else:
+        sens_leaves = jax.tree_util.tree_leaves(_primal(sens))
+        if len(sens_leaves) != len(leaves):
+            raise ValueError(f"For '{api}', 'sens' must match the structure of fn's output: "
+                             f"expected {len(leaves)} tensor(s), got {len(sens_leaves)}")
+    cts = []
+    for o, s in zip(leaves, sens_leaves):
+        o_arr = jnp.asarray(o) if not isinstance(o, jax.core.Tracer) else o
+        if not jnp.issubdtype(o_arr.dtype, jnp.inexact):
+            cts.append(np.zeros(np.shape(o_arr), jax.dtypes.float0))
+        elif s is None:
+            cts.append(jnp.ones_like(o_arr))
+        else:
+            s_arr = jnp.asarray(s, dtype=o_arr.dtype)
+            try:
+                cts.append(jnp.broadcast_to(s_arr, o_arr.shape))
+            except ValueError:
+                raise ValueError(f"For '{api}', 'sens' of shape {tuple(s_arr.shape)} does not fit "
+                                 f"the output of shape {tuple(o_arr.shape)}") from None
+    return jax.tree_util.tree_unflatten(treedef, cts)
+
+
+def _first_output(out: Any, api: str) -> Any:
+    if not isinstance(out, (tuple, list)) or len(out) < 2:
+        got = f"a {type(out).__name__} of {len(out)}" if isinstance(out, (tuple, list)) \
+            else type(out).__name__
+        raise ValueError(f"For '{api}', 'has_aux' is True, so 'fn' must return a tuple of at least "
+                         f"two outputs (the first is differentiated), got {got}")
+    return out[0]
+
+
+def _aux_of(out: Any) -> Any:
+    """The auxiliary outputs as vjp/jvp/jacfwd/jacrev return them: one, or a tuple of several."""
+    return out[1] if len(out) == 2 else tuple(out[1:])
+
+
+def _differentiate(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                   positions: Sequence[int], weights: Sequence[Parameter], has_aux: bool,
+                   sens: Any, api: str) -> tuple[Any, list[Any], list[Any]]:
+    """Reverse-mode core: ``(fn's full output, grads of positions, grads of weights)``."""
+    for pos in positions:
+        if pos >= len(args):
+            raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was called "
+                             f"with {len(args)} positional input(s)")
+    effects = _Effects()
+
+    def pure(diff_values: list[Any], weight_values: list[Any]) -> tuple[Any, tuple[Any, list[Any]]]:
+        call_args = _replace(args, positions, diff_values)
+        out, new_values = _run_functional(weights, weight_values, effects, fn, *call_args, **kwargs)
+        main = _first_output(out, api) if has_aux else out
+        return main, (out, new_values)
+
+    diff_primals = [_primal(args[p]) for p in positions]
+    weight_primals = [w._value for w in weights]
+    main, vjp_fn, (out, new_values) = jax.vjp(pure, diff_primals, weight_primals, has_aux=True)
+    _commit(effects, new_values)
+    input_grads, weight_grads = vjp_fn(_cotangent(main, sens, api))
+    input_grads = [_zero_like_primal(g, p) for g, p in zip(input_grads, diff_primals)]
+    weight_grads = [_zero_like_primal(g, p) for g, p in zip(weight_grads, weight_primals)]
+    return out, input_grads, weight_grads
+
+
+# -- argument checks --------------------------------------------------------------------------
+def _check_positions(grad_position: Any, api: str) -> tuple[int, ...] | None:
+    if grad_position is None:
+        return None
+    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple)):
+        raise TypeError(f"For '{api}', 'grad_position' must be an int, a tuple of ints or None, "
+                        f"got {type(grad_position).__name__}")
+    items = grad_position if isinstance(grad_position, tuple) else (grad_position,)
+    if not items:
+        raise ValueError(f"For '{api}', 'grad_position' must not be an empty tuple")
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise TypeError(f"For '{api}', every element of 'grad_position' must be an int, "
+                            f"got {type(item).__name__}")
+        if item < 0:
+            raise ValueError(f"For '{api}', 'grad_position' must be >= 0, got {item}")
+    if len(set(items)) != len(items):
+        raise ValueError(f"For '{api}', 'grad_position' has duplicate positions: {grad_position}")
+    return tuple(items)
+
+
+def _check_weights(weights: Any, api: str) -> tuple[list[Parameter], bool]:
+    """``(the Parameters, whether a single Parameter was given)``."""
+    if isinstance(weights, Parameter):
+        return [weights], True
+    if isinstance(weights, Variable) or isinstance(weights, (jax.Array, np.ndarray)) \
+            or not isinstance(weights, Iterable) or isinstance(weights, (str, dict)):
+        raise TypeError(f"For '{api}', 'weights' must be a Parameter, a list or tuple of Parameters "
+                        f"or a ParameterTuple, got {type(weights).__name__}")
+    items = list(weights)
+    for i, item in enumerate(items):
+        if not isinstance(item, Parameter):
+            raise TypeError(f"For '{api}', 'weights' must contain only Parameters; element {i} "
+                            f"is a {type(item).__name__}")
+    return items, False
+
+
+def _check_bool(value: Any, name: str, api: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"For '{api}', '{name}' must be a bool, got {type(value).__name__}")
+    return value
+
+
+def _check_callable(fn: Any, api: str) -> None:
+    if not callable(fn):
+        raise TypeError(f"For '{api}', 'fn' must be a function or a Cell, got {type(fn).__name__}")
+
+
+# -- mode-aware calling ---------------------------------------------------------------------------
+def _has_tracer(tree: Any) -> bool:
+    return any(isinstance(x, jax.core.Tracer) for x in jax.tree_util.tree_leaves(tree))
+
+
+class _ModeAware:
+    """Runs ``run`` eagerly in PYNATIVE mode and as one compiled program in GRAPH mode.
+
+    Called from inside a compiled program or with traced arguments (a grad of a
+    grad), it traces inline into the enclosing program.
+    """
+
+    def __init__(self, run: Callable[..., Any], fn: Any, extra: Sequence[Variable], api: str) -> None:
+        self._run = run
+        self._fn = fn
+        self._extra = list(extra)
+        self._api = api
+        self._compiled: dict[Any, Any] = {}
+
+    def _signature(self) -> Any:
+        if hasattr(self._fn, "cells_and_names"):
+            from mindjax.transforms.jit import _cell_signature  # the Cell program's own cache key
+
+            return _cell_signature(self._fn)
+        return structure_version()
+
+    def _program(self) -> Any:
+        key = self._signature()
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            from mindjax.transforms.jit import CompiledFunction  # jit sits beside grad
+
+            initial = list(self._extra)
+            if hasattr(self._fn, "parameters_and_names"):
+                initial += collect_variables(self._fn)
+            seen: set[int] = set()
+            variables = [v for v in initial + [RNG_STATE] if not (id(v) in seen or seen.add(id(v)))]
+            compiled = CompiledFunction(self._run, variables, f"For '{self._api}'")
+            if len(self._compiled) >= _MAX_COMPILED:
+                self._compiled.pop(next(iter(self._compiled)))
+            self._compiled[key] = compiled
+        return compiled
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if context._MODE[0] == context.GRAPH_MODE and not context._IN_COMPILED[0] \
+                and not _has_tracer((args, kwargs)):
+            return self._program()(*args, **kwargs)
+        return self._run(*args, **kwargs)
+
+
+def _split_sens(args: tuple[Any, ...], kwargs: dict[str, Any], api: str) -> tuple[tuple[Any, ...], dict[str, Any], Any]:
+    if "sens" in kwargs:
+        kwargs = dict(kwargs)
+        return args, kwargs, kwargs.pop("sens")
+    if not args:
+        raise TypeError(f"For '{api}', 'sens_param' is True, so the sensitivity must be passed as "
+                        f"the last positional input or as 'sens'; got no inputs")
+    return args[:-1], kwargs, args[-1]
+
+
+def _pack(grads: Sequence[Any], ids: Sequence[Any], return_ids: bool, single: bool) -> Any:
+    items = [(i, g) for i, g in zip(ids, grads)] if return_ids else list(grads)
+    return items[0] if single else tuple(items)
+
+
+class _GradFunction:
+    """What ``grad``/``value_and_grad`` return: a callable that differentiates ``fn``."""
+
+    def __init__(self, fn: Callable[..., Any], positions: tuple[int, ...] | None,
+                 weights: list[Parameter] | None, single_weight: bool, has_aux: bool,
+                 return_ids: bool, sens_param: bool, get_value: bool, api: str,
+                 all_positions: bool = False, positions_single: bool = True) -> None:
+        self._fn = fn
+        self._positions = positions
+        self._weights = weights
+        self._single_weight = single_weight
+        self._has_aux = has_aux
+        self._return_ids = return_ids
+        self._sens_param = sens_param
+        self._get_value = get_value
+        self._api = api
+        self._all_positions = all_positions
+        self._positions_single = positions_single
+        self._call = _ModeAware(self._raw, fn, weights or [], api)
+
+    def _raw(self, *args: Any, **kwargs: Any) -> tuple[Any, list[Any], list[Any]]:
+        sens = None
+        if self._sens_param:
+            args, kwargs, sens = _split_sens(args, kwargs, self._api)
+        positions = tuple(range(len(args))) if self._all_positions else (self._positions or ())
+        out, input_grads, weight_grads = _differentiate(
+            self._fn, args, kwargs, positions, self._weights or [], self._has_aux, sens, self._api)
+        return out, input_grads, weight_grads
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        out, input_grads, weight_grads = self._call(*args, **kwargs)
+        parts = []
+        if self._all_positions:
+            n = len(input_grads)
+            parts.append(_pack(input_grads, range(n), self._return_ids, False))
+        elif self._positions is not None:
+            parts.append(_pack(input_grads, self._positions, self._return_ids,
+                               self._positions_single and len(self._positions) == 1))
+        if self._weights is not None:
+            parts.append(_pack(weight_grads, [w.name for w in self._weights], self._return_ids,
+                               self._single_weight))
+        grads = parts[0] if len(parts) == 1 else tuple(parts)
+        if self._get_value:
+            return out, grads
+        if self._has_aux:
+            return grads, tuple(out[1:])
+        return grads
+
+
+def _make_grad(fn: Any, grad_position: Any, weights: Any, has_aux: Any, return_ids: Any,
+               sens_param: Any, get_value: bool, api: str) -> _GradFunction:
+    _check_callable(fn, api)
+    if grad_position is None and weights is None:
+        raise ValueError(f"For '{api}', 'grad_position' and 'weights' can not both be None")
+    positions = _check_positions(grad_position, api)
+    params, single = (None, False) if weights is None else _check_weights(weights, api)
+    _check_bool(has_aux, "has_aux", api)
+    _check_bool(return_ids, "return_ids", api)
+    _check_bool(sens_param, "sens_param", api)
+    return _GradFunction(fn, positions, params, single, has_aux, return_ids, sens_param,
+                         get_value, api)
+
+
+def grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] | None = 0,
+         weights: Any = None, has_aux: bool = False, return_ids: bool = False,
+         sens_param: bool = False) -> Callable[..., Any]:
+    """The gradient function of ``fn`` (MindSpore's ``ms.grad``).
+
+    Arguments:
+        fn: a function or a Cell.
+        grad_position: the positional input (int) or inputs (tuple) to
+            differentiate, or ``None`` for weights only.
+        weights: a Parameter, a list/tuple of Parameters, a ``ParameterTuple``
+            or ``cell.trainable_params()``.
+        has_aux: differentiate only the first output; the others come back as
+            ``aux``.
+        return_ids: pair every gradient with its position or Parameter name.
+        sens_param: the sensitivity (gradient of the output) is passed as the
+            last positional input or as ``sens=``.
+
+    Returns:
+        a function of ``fn``'s inputs giving the gradients (``(grads, aux)``
+        with ``has_aux``); see the module docstring for their structure.
+
+    Raises:
+        ValueError: both ``grad_position`` and ``weights`` are None, a position
+            is negative, repeated or out of range.
+        TypeError: ``grad_position``, ``weights`` or a flag has the wrong type.
+
+    Example:
+        >>> import mindjax as ms
+        >>> g = ms.grad(lambda x: (x ** 2).sum())(ms.Tensor([1.0, 2.0]))
+        >>> g.tolist()
+        [2.0, 4.0]
+    """
+    return _make_grad(fn, grad_position, weights, has_aux, return_ids, sens_param, False, "grad")
+
+
+def value_and_grad(fn: Callable[..., Any], grad_position: int | tuple[int, ...] | None = 0,
+                   weights: Any = None, has_aux: bool = False, return_ids: bool = False,
+                   sens_param: bool = False) -> Callable[..., Any]:
+    """Like :func:`grad`, but the function returns ``(fn's outputs, gradients)``.
+
+    With ``has_aux`` the outputs are all of ``fn``'s outputs; only the first is
+    differentiated.
+
+    Arguments:
+        fn, grad_position, weights, has_aux, return_ids, sens_param: as in :func:`grad`.
+
+    Returns:
+        a function of ``fn``'s inputs giving ``(outputs, gradients)``.
+
+    Example:
+        >>> import mindjax as ms
+        >>> loss, g = ms.value_and_grad(lambda x: (x ** 2).sum())(ms.Tensor([1.0, 2.0]))
+        >>> float(loss), g.tolist()
+        (5.0, [2.0, 4.0])
+    """
+    return _make_grad(fn, grad_position, weights, has_aux, return_ids, sens_param, True,
+                      "value_and_grad")
+
+
+def get_grad(gradients: Any, identifier: int | Parameter) -> Any:
+    """Pick one gradient out of a ``return_ids=True`` result.
+
+    Arguments:
+        gradients: what ``grad(..., return_ids=True)`` returned (or the second
+            element of ``value_and_grad``'s result).
+        identifier: an input position or a Parameter.
+
+    Returns:
+        the gradient for ``identifier``.
+
+    Raises:
+        RuntimeError: no gradient has that identifier.
+    """
+    key = identifier.name if isinstance(identifier, Parameter) else identifier
+    if isinstance(key, bool) or not isinstance(key, (int, str)):
+        raise TypeError(f"For 'get_grad', 'identifier' must be an int position or a Parameter, "
+                        f"got {type(identifier).__name__}")
+
+    def search(tree: Any) -> Any:
+        if isinstance(tree, tuple):
+            if len(tree) == 2 and isinstance(tree[0], (int, str)) and not isinstance(tree[0], bool) \
+                    and not isinstance(tree[1], tuple):
+                return tree[1] if tree[0] == key and type(tree[0]) is type(key) else None
+            for item in tree:
+                found = search(item)
+                if found is not None:
+                    return found
+        return None
+
+    found = search(gradients)
+    if found is None:
+        raise RuntimeError(f"For 'get_grad', no gradient with identifier {key!r} was found; "
+                           f"were the gradients computed with return_ids=True?")
+    return found
+
+
+class GradOperation:
+    """MindSpore's ``ops.GradOperation``: ``GradOperation(...)(net, params)(*inputs[, sens])``.
+
+    Arguments:
+        get_all: gradients of all positional inputs, as a tuple.
+        get_by_list: gradients of the Parameters passed with the network.
+        sens_param: the last positional input (or ``sens=``) is the
+            sensitivity of the output.
+
+    With neither flag the result is the gradient of the first input; with both
+    it is ``(inputs_grads, weights_grads)``.
+
+    Example:
+        >>> import mindjax as ms
+        >>> from mindjax import ops
+        >>> ops.GradOperation()(lambda x: (x * 3).sum())(ms.Tensor([1.0])).tolist()
+        [3.0]
+    """
+
+    def __init__(self, get_all: bool = False, get_by_list: bool = False,
+                 sens_param: bool = False) -> None:
+        self.get_all = _check_bool(get_all, "get_all", "GradOperation")
+        self.get_by_list = _check_bool(get_by_list, "get_by_list", "GradOperation")
+        self.sens_param = _check_bool(sens_param, "sens_param", "GradOperation")
+
+    def __call__(self, fn: Callable[..., Any], weights: Any = None) -> Callable[..., Any]:
+        """The gradient function of ``fn`` (and of ``weights`` when ``get_by_list``)."""
+        api = "GradOperation"
+        _check_callable(fn, api)
+        params, single = None, False
+        if self.get_by_list:
+            if weights is None:
+                # MindSpore's PYNATIVE behaviour: a Cell's trainable Parameters.
+                weights = fn.trainable_params() if hasattr(fn, "trainable_params") else []
+            params, single = _check_weights(weights, api)
+        positions = None if (self.get_by_list and not self.get_all) else (0,)
+        return _GradFunction(fn, positions, params, single, False, False, self.sens_param,
+                             False, api, all_positions=self.get_all)
+
+
+# -- forward mode, vjp, jacobians, vmap ----------------------------------------------------------
+def _check_tensors(value: Any, name: str, api: str) -> None:
+    items = value if isinstance(value, (tuple, list)) else (value,)
+    for item in items:
+        if not isinstance(item, (jax.Array, np.ndarray, Variable, tuple, list)):
+            raise TypeError(f"For '{api}', '{name}' must be a Tensor or a tuple/list of Tensors, "
+                            f"got {type(item).__name__}")
+
+
+def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None,
+        has_aux: bool = False) -> tuple[Any, ...]:
+    """The outputs of ``fn(*inputs)`` and a function computing vector-Jacobian products.
+
+    Arguments:
+        fn: a function or a Cell.
+        inputs: the inputs of ``fn``.
+        weights: Parameters to differentiate as well (as in :func:`grad`).
+        has_aux: only the first output is differentiated.
+
+    Returns:
+        ``(outputs, vjp_fn)``, or ``(first output, vjp_fn, aux)`` with
+        ``has_aux`` (``aux`` is the second output, or a tuple of the rest when
+        there are more). ``vjp_fn(*v)`` returns the tuple of the inputs'
+        gradients, or ``(inputs_grads, weights_grads)`` when ``weights`` is given.
+
+    Example:
+        >>> import mindjax as ms
+        >>> out, vjp_fn = ms.vjp(lambda x: x ** 2, ms.Tensor([1.0, 3.0]))
+        >>> vjp_fn(ms.Tensor([1.0, 1.0]))[0].tolist()
+        [2.0, 6.0]
+    """
+    api = "vjp"
+    _check_callable(fn, api)
+    _check_tensors(inputs, "inputs", api)
+    _check_bool(has_aux, "has_aux", api)
+    params, single = (None, False) if weights is None else _check_weights(weights, api)
+    effects = _Effects()
+
+    def pure(diff_values: list[Any], weight_values: list[Any]) -> tuple[Any, tuple[Any, list[Any]]]:
+        out, new_values = _run_functional(params or [], weight_values, effects, fn, *diff_values)
+        main = _first_output(out, api) if has_aux else out
+        return main, (out, new_values)
+
+    primals = [_primal(x) for x in inputs]
+    weight_primals = [w._value for w in params or []]
+    main, raw_vjp, (out, new_values) = jax.vjp(pure, primals, weight_primals, has_aux=True)
+    _commit(effects, new_values)
+
+    def vjp_fn(*v: Any) -> Any:
+        _check_tensors(v, "v", api)
+        sens = v[0] if len(v) == 1 else v
+        input_grads, weight_grads = raw_vjp(_cotangent(main, sens, api))
+        input_grads = tuple(_zero_like_primal(g, p) for g, p in zip(input_grads, primals))
+        if params is None:
+            return input_grads
+        return input_grads, _pack(weight_grads, [], False, single)
+
+    if has_aux:
+        return main, vjp_fn, _aux_of(out)
+    return out, vjp_fn
+
+
+def jvp(fn: Callable[..., Any], inputs: Any, v: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """The outputs of ``fn(*inputs)`` and the Jacobian-vector product with ``v``.
+
+    Arguments:
+        fn: a function or a Cell.
+        inputs: a Tensor or a tuple/list of Tensors.
+        v: tangents with the structure of ``inputs``.
+        has_aux: only the first output is differentiated.
+
+    Returns:
+        ``(outputs, jvp)``, or ``(first output, jvp, aux)`` with ``has_aux``.
+
+    Raises:
+        TypeError: ``inputs`` or ``v`` is not a Tensor or tuple/list of Tensors.
+        ValueError: ``v`` and ``inputs`` have different lengths.
+
+    Example:
+        >>> import mindjax as ms
+        >>> out, t = ms.jvp(lambda x: x ** 3, ms.Tensor([1.0, 2.0]), ms.Tensor([1.0, 1.0]))
+        >>> t.tolist()
+        [3.0, 12.0]
+    """
+    api = "jvp"
+    _check_callable(fn, api)
+    _check_bool(has_aux, "has_aux", api)
+    _check_tensors(inputs, "inputs", api)
+    _check_tensors(v, "v", api)
+    seq_in = isinstance(inputs, (tuple, list))
+    n_in = len(inputs) if seq_in else 1
+    n_v = len(v) if isinstance(v, (tuple, list)) else 1
+    if n_in != n_v:
+        raise ValueError(f"For 'jvp', 'v' has invalid length: should be {n_in}, but got {n_v}")
+    primals = [_primal(x) for x in (inputs if seq_in else (inputs,))]
+    tangents = list(v) if isinstance(v, (tuple, list)) else [v]
+    tangents = [jax.tree_util.tree_map(lambda t, p: jnp.asarray(t, jnp.asarray(p).dtype),
+                                       _primal(t), p) for t, p in zip(tangents, primals)]
+    effects = _Effects()
+
+    def pure(*diff_values: Any) -> tuple[Any, tuple[Any, list[Any]]]:
+        out, new_values = _run_functional([], [], effects, fn, *diff_values)
+        main = _first_output(out, api) if has_aux else out
+        return main, (out, new_values)
+
+    main, tangent_out, (out, new_values) = jax.jvp(pure, primals, tangents, has_aux=True)
+    _commit(effects, new_values)
+    if has_aux:
+        return main, tangent_out, _aux_of(out)
+    return out, tangent_out
+
+
+def _make_jacobian(fn: Callable[..., Any], grad_position: Any, has_aux: bool, api: str,
+                   transform: Callable[..., Any]) -> Callable[..., Any]:
+    _check_callable(fn, api)
+    positions = _check_positions(grad_position, api)
+    if positions is None:
+        raise TypeError(f"For '{api}', 'grad_position' must be an int or a tuple of ints, got None")
+    _check_bool(has_aux, "has_aux", api)
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        for pos in positions:
+            if pos >= len(args):
+                raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was "
+                                 f"called with {len(args)} positional input(s)")
+        effects = _Effects()
+
+        def pure(*diff_values: Any) -> tuple[Any, tuple[Any, list[Any]]]:
+            call_args = _replace(args, positions, diff_values)
+            out, new_values = _run_functional([], [], effects, fn, *call_args, **kwargs)
+            main = _first_output(out, api) if has_aux else out
+            return main, (out, new_values)
+
+        argnums: Any = 0 if len(positions) == 1 else tuple(range(len(positions)))
+        jac, (out, new_values) = transform(pure, argnums=argnums, has_aux=True)(
+            *[_primal(args[p]) for p in positions])
+        _commit(effects, new_values)
+        return (jac, _aux_of(out)) if has_aux else jac
+
+    return _ModeAware(run, fn, [], api)
+
+
+def jacfwd(fn: Callable[..., Any], grad_position: int | tuple[int, ...] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """The Jacobian of ``fn`` by forward mode (MindSpore's ``ms.jacfwd``).
+
+    Arguments:
+        fn: a function or a Cell.
+        grad_position: the input (int) or inputs (tuple) to differentiate.
+        has_aux: only the first output is differentiated; the rest come back as aux.
+
+    Returns:
+        a function giving the Jacobian, ``[output][input]`` nested when both
+        are several, or ``(jacobian, aux)`` with ``has_aux``.
+
+    Example:
+        >>> import mindjax as ms
+        >>> ms.jacfwd(lambda x: x ** 2)(ms.Tensor([1.0, 2.0])).tolist()
+        [[2.0, 0.0], [0.0, 4.0]]
+    """
+    return _make_jacobian(fn, grad_position, has_aux, "jacfwd", jax.jacfwd)
+
+
+def jacrev(fn: Callable[..., Any], grad_position: int | tuple[int, ...] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """The Jacobian of ``fn`` by reverse mode (MindSpore's ``ms.jacrev``).
+
+    Arguments:
+        fn, grad_position, has_aux: as in :func:`jacfwd`.
+
+    Returns:
+        a function giving the Jacobian (see :func:`jacfwd`).
+    """
+    return _make_jacobian(fn, grad_position, has_aux, "jacrev", jax.jacrev)
+
+
+def _axes(spec: Any) -> Any:
+    if isinstance(spec, list):
+        return tuple(_axes(s) for s in spec)
+    if isinstance(spec, tuple):
+        return tuple(_axes(s) for s in spec)
+    return spec
+
+
+def vmap(fn: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
+    """Vectorise ``fn`` over a batch axis (MindSpore's ``ms.vmap``), functions and Cells alike.
+
+    Arguments:
+        fn: a function or a Cell (its Parameters are shared by every batch element).
+        in_axes: the mapped axis of each input (an int, None, or a tuple with
+            one entry per input).
+        out_axes: where the batch axis goes in each output.
+
+    Returns:
+        the vectorised function.
+
+    Raises:
+        ValueError: an axis is out of range, or ``fn`` writes a Parameter with
+            a value that differs across the batch.
+
+    Example:
+        >>> import mindjax as ms
+        >>> ms.vmap(lambda x: x.sum())(ms.Tensor([[1.0, 2.0], [3.0, 4.0]])).tolist()
+        [3.0, 7.0]
+    """
+    api = "vmap"
+    _check_callable(fn, api)
+    in_spec, out_spec = _axes(in_axes), _axes(out_axes)
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        effects = _Effects()
+
+        def body(*batched: Any) -> tuple[Any, list[Any]]:
+            return _run_functional([], [], effects, fn, *batched, **kwargs)
+
+        try:
+            out, new_values = jax.vmap(body, in_axes=in_spec, out_axes=(out_spec, None))(
+                *[_primal(a) for a in args])
+        except ValueError as err:
+            if "out_axes" in str(err) and effects.written:
+                names = ", ".join(getattr(v, "name", "the random state") for v in effects.written)
+                raise ValueError(f"For 'vmap', 'fn' writes {names} with a value that differs "
+                                 f"across the batch; such writes can not be kept") from err
+            raise ValueError(f"For 'vmap', {err}") from err
+        _commit(effects, new_values)
+        return out
+
+    return _ModeAware(run, fn, [], api)
