@@ -1,0 +1,113 @@
+"""The compiled training step of ``Model``: one pure function over the whole state.
+
+The state is every Variable of the training Cell's tree (parameters,
+optimizer moments, BatchNorm statistics, the loss scale) plus the global
+random key. A call passes their values in, donates the buffers, and writes
+every returned value back into the Cell tree (pointer assignment). Returning
+every Variable, changed or not, keeps donation exact: each donated buffer is
+aliased to the output of the same Variable.
+
+``run_sink`` runs ``lax.scan`` of the same step over a stacked block of
+batches: N steps in one XLA call, traced once.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import jax
+from jax import lax
+
+from mindjax import context
+from mindjax.cells.state import collect_variables
+from mindjax.common.random import RNG_STATE
+from mindjax.common.variable import Variable, stop_tracking, track_access
+
+
+class _NewVariables(Exception):
+    """A trace touched Variables outside the state; it is retried with them."""
+
+    def __init__(self, found: list[Variable]) -> None:
+        super().__init__(f"{len(found)} new variables")
+        self.found = found
+
+
+def _strong(x: Any) -> Any:
+    # A scan carry must keep its type exactly; weak types would flip between iterations.
+    return lax.convert_element_type(x, x.dtype)
+
+
+class StepProgram:
+    """``cell(*batch)`` compiled over the Cell tree's state, with donation.
+
+    Arguments:
+        cell: the training Cell (``TrainOneStepCell`` or any Cell).
+    """
+
+    def __init__(self, cell: Any) -> None:
+        self.cell = cell
+        self.variables: list[Variable] = collect_variables(cell) + [RNG_STATE]
+        self._ids = {id(v) for v in self.variables}
+        self._single = jax.jit(self._pure_single, donate_argnums=(0,))
+        self._sink = jax.jit(self._pure_sink, donate_argnums=(0,))
+
+    def _run(self, values: Sequence[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+        variables = self.variables
+        saved = [v._raw for v in variables]
+        for var, val in zip(variables, values):
+            object.__setattr__(var, "_raw", val)
+        tracker = track_access()
+        context._IN_COMPILED[0] += 1
+        try:
+            out = self.cell._call_impl(tuple(batch), {})
+            new_values = [v._raw for v in variables]
+        finally:
+            context._IN_COMPILED[0] -= 1
+            stop_tracking(tracker)
+            for var, val in zip(variables, saved):
+                object.__setattr__(var, "_raw", val)
+            tracker.restore_outside(self._ids)
+        unknown = [v for k, v in tracker.touched.items() if k not in self._ids]
+        if unknown:
+            raise _NewVariables(unknown)
+        return out, new_values
+
+    def _pure_single(self, values: list[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+        return self._run(values, batch)
+
+    def _pure_sink(self, values: list[Any], stacked: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+        def body(carry: list[Any], batch: tuple[Any, ...]) -> tuple[list[Any], Any]:
+            out, new = self._run(carry, batch)
+            return [lax.convert_element_type(n, c.dtype) for n, c in zip(new, carry)], out
+
+        final, outs = lax.scan(body, [_strong(v) for v in values], stacked)
+        return outs, final
+
+    def _call(self, jitted: Any, batch: tuple[Any, ...]) -> Any:
+        while True:
+            variables = self.variables
+            values = [v._value for v in variables]
+            try:
+                out, new = jitted(values, batch)
+            except _NewVariables as grow:
+                for var in grow.found:
+                    if id(var) not in self._ids:
+                        self._ids.add(id(var))
+                        self.variables.append(var)
+                continue
+            break
+        for var, val in zip(variables, new):
+            object.__setattr__(var, "_raw", val)
+        return out
+
+    def __call__(self, batch: tuple[Any, ...]) -> Any:
+        """Run one step on ``batch``; return the Cell's output."""
+        return self._call(self._single, batch)
+
+    def run_sink(self, stacked: tuple[Any, ...]) -> Any:
+        """Run one step per leading index of ``stacked``; return the stacked outputs."""
+        return self._call(self._sink, stacked)
+
+    def lowered_text(self, batch: tuple[Any, ...]) -> str:
+        """The StableHLO text of the single step on ``batch``'s shapes."""
+        values = [v._value for v in self.variables]
+        return self._single.lower(values, batch).as_text()

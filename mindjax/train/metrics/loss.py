@@ -1,0 +1,41 @@
+"""``Loss``: the mean of the losses of the evaluated batches."""
+from __future__ import annotations
+
+from typing import Any
+
+from mindjax.train.metrics.metric import Metric, rearrange_inputs
+
+__all__ = ["Loss"]
+
+
+class Loss(Metric):
+    """The average over batches of each batch's (mean) loss."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clear()
+
+    def clear(self) -> None:
+        """Reset the sum."""
+        self._sum_loss = 0.0
+        self._total_num = 0
+
+    @rearrange_inputs
+    def update(self, *inputs: Any) -> None:
+        """Accumulate one loss (a scalar or a 1-D array)."""
+        if len(inputs) != 1:
+            raise ValueError(f"For 'Loss.update', it needs 1 input (loss), got {len(inputs)}")
+        loss = self._convert_data(inputs[0])
+        if loss.ndim == 0:
+            loss = loss.reshape(1)
+        if loss.ndim != 1:
+            raise ValueError(f"For 'Loss.update', the loss must be a scalar or 1-D, got {loss.ndim} dimensions")
+        self._sum_loss += float(loss.mean(-1))
+        self._total_num += 1
+
+    def eval(self) -> float:
+        """The average loss."""
+        if self._total_num == 0:
+            raise RuntimeError("The 'Loss' can not be calculated, because the number of samples is 0; call "
+                               "update before eval")
+        return self._sum_loss / self._total_num

@@ -1,0 +1,427 @@
+"""``Model``: MindSpore's high-level ``train``/``eval``/``predict``/``fit``.
+
+The training step is one jitted pure function over the whole state (see
+:mod:`mindjax.train._step`); the per-step Python is the callback dispatch and
+one call into the compiled program. With ``dataset_sink_mode=True`` a whole
+sink of steps runs in one XLA call (``lax.scan``), ``step_end`` callbacks fire
+once per sink, and the next block of batches is stacked on a background
+thread while the device computes.
+
+Unlike MindSpore in PYNATIVE mode, ``Model`` always compiles its steps: the
+numbers are the same and the speed is that of GRAPH mode.
+
+Example:
+    >>> model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True), opt, metrics={"acc"})  # doctest: +SKIP
+    >>> model.train(2, train_batches, callbacks=[LossMonitor()])                                 # doctest: +SKIP
+    >>> model.eval(valid_batches)                                                                # doctest: +SKIP
+    {'acc': 0.93}
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import jax
+
+from mindjax import context
+from mindjax.cells.cell import Cell
+from mindjax.cells.state import structure_version
+from mindjax.cells.wrap.cell_wrapper import WithEvalCell, WithLossCell
+from mindjax.train._data import DataSource, Prefetcher, stack_blocks
+from mindjax.train._step import StepProgram
+from mindjax.train.amp import build_train_network
+from mindjax.train.callback.callback import RunContext, _as_callback_list, _CallbackList, _CallbackParams
+from mindjax.train.loss_scale import LossScaleManager
+from mindjax.train.metrics import Loss, get_metrics
+from mindjax.transforms.jit import _cell_signature, compiled_for_cell
+
+__all__ = ["Model"]
+
+_KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
+
+
+def _check_int(who: str, name: str, value: Any, minimum: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"For '{who}', '{name}' must be an int >= {minimum}, got {value!r}")
+
+
+def _last_step(outputs: Any) -> Any:
+    return jax.tree_util.tree_map(lambda x: x[-1], outputs)
+
+
+class Model:
+    """High-level training and evaluation of a network.
+
+    Arguments:
+        network: the backbone (or, without ``loss_fn``, a Cell returning the loss).
+        loss_fn: the loss Cell.
+        optimizer: the optimizer Cell.
+        metrics: a set of metric names (``{'acc', 'loss'}``) or ``{name: Metric}``.
+        eval_network: the evaluation network; built from ``network`` and
+            ``loss_fn`` (``WithEvalCell``) when ``None``.
+        eval_indexes: ``[loss index, output index, label index]`` into the
+            evaluation network's outputs.
+        amp_level: ``'O0'``, ``'O1'``, ``'O2'``, ``'O3'`` or ``'auto'``.
+        boost_level: accepted for compatibility.
+        loss_scale_manager: a LossScaleManager (keyword).
+        keep_batchnorm_fp32: keep BatchNorm in float32 (keyword).
+    """
+
+    def __init__(self, network: Cell, loss_fn: Any = None, optimizer: Any = None, metrics: Any = None,
+                 eval_network: Cell | None = None, eval_indexes: list[int] | None = None,
+                 amp_level: str = "O0", boost_level: str = "O0", **kwargs: Any) -> None:
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'Model', 'network' must be a Cell, got {type(network).__name__}")
+        for key in kwargs:
+            if key not in _KWARGS:
+                raise ValueError(f"For 'Model', the keyword argument '{key}' is not supported; supported: "
+                                 f"{', '.join(_KWARGS)}")
+        if optimizer is None and amp_level != "O0":
+            raise ValueError(f"For 'Model', 'amp_level' {amp_level!r} needs an 'optimizer'; pass one or use "
+                             f"amp_level='O0'")
+        manager = kwargs.get("loss_scale_manager")
+        if manager is not None and not isinstance(manager, LossScaleManager):
+            raise TypeError(f"For 'Model', 'loss_scale_manager' must be a LossScaleManager, "
+                            f"got {type(manager).__name__}")
+        if manager is not None and optimizer is None:
+            raise ValueError("For 'Model', 'optimizer' can not be None when 'loss_scale_manager' is set")
+        self._network = network
+        self._loss_fn = loss_fn
+        self._optimizer = optimizer
+        self._amp_level = amp_level
+        self._boost_level = boost_level
+        self._loss_scale_manager = manager
+        self._amp_config = {k: kwargs[k] for k in ("loss_scale_manager", "keep_batchnorm_fp32") if k in kwargs}
+        self._metrics = metrics
+        self._train_network = self._build_train_network()
+        self._eval_network = eval_network
+        self._eval_indexes = eval_indexes
+        self._build_eval_network(metrics, eval_network, eval_indexes)
+        self._predict_network = network
+        self._programs: dict[Any, StepProgram] = {}
+        self._program: StepProgram | None = None
+        self._program_version = -1
+        self._current_epoch_num = 0
+        self._current_step_num = 0
+        self.epoch_iter = 0
+        self.batch_num = -1
+
+    # -- construction ------------------------------------------------------
+    def _build_train_network(self) -> Cell:
+        if self._optimizer is not None:
+            network = build_train_network(self._network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                          boost_level=self._boost_level, **self._amp_config)
+            return network
+        if self._loss_fn is not None:
+            return WithLossCell(self._network, self._loss_fn)
+        return self._network
+
+    def _build_eval_network(self, metrics: Any, eval_network: Cell | None, eval_indexes: Any) -> None:
+        self._metric_fns = get_metrics(metrics) or {}
+        if not self._metric_fns:
+            return
+        if eval_network is not None:
+            if eval_indexes is not None and not (isinstance(eval_indexes, list) and len(eval_indexes) == 3):
+                raise ValueError(f"For 'Model', 'eval_indexes' must be None or a list of 3 ints, got {eval_indexes!r}")
+            self._eval_network = eval_network
+            self._eval_indexes = eval_indexes
+            return
+        if self._loss_fn is None:
+            raise ValueError("For 'Model', when 'metrics' is set, 'eval_network' or 'loss_fn' must be given so that "
+                             "an evaluation network can be built")
+        self._eval_network = WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3", "auto"))
+        self._eval_indexes = [0, 1, 2]
+
+    @property
+    def train_network(self) -> Cell:
+        """The training Cell (``TrainOneStepCell`` ...)."""
+        return self._train_network
+
+    @property
+    def eval_network(self) -> Cell | None:
+        """The evaluation Cell."""
+        return self._eval_network
+
+    @property
+    def predict_network(self) -> Cell:
+        """The network ``predict`` runs."""
+        return self._predict_network
+
+    def _train_program(self) -> StepProgram:
+        version = structure_version()
+        if version != self._program_version:
+            sig = _cell_signature(self._train_network)
+            program = self._programs.get(sig)
+            if program is None:
+                program = self._programs[sig] = StepProgram(self._train_network)
+            self._program = program
+            self._program_version = version
+        return self._program  # type: ignore[return-value]
+
+    # -- training ----------------------------------------------------------
+    def train(self, epoch: int, train_dataset: Any, callbacks: Any = None, dataset_sink_mode: bool = False,
+              sink_size: int = -1, initial_epoch: int = 0) -> None:
+        """Train for ``epoch`` epochs.
+
+        Arguments:
+            epoch: the total number of epochs.
+            train_dataset: a dataset or an iterable of ``(data, label)`` batches.
+            callbacks: a Callback or a list of them.
+            dataset_sink_mode: run each epoch (or ``sink_size`` steps) in one XLA call.
+            sink_size: steps per sink; -1 for the whole dataset.
+            initial_epoch: the epoch to start from (resuming).
+        """
+        self._check_train_args("Model.train", epoch, dataset_sink_mode, sink_size, initial_epoch)
+        self._train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch, None)
+
+    @staticmethod
+    def _check_train_args(who: str, epoch: Any, sink: Any, sink_size: Any, initial_epoch: Any) -> None:
+        _check_int(who, "epoch", epoch, 1)
+        _check_int(who, "initial_epoch", initial_epoch, 0)
+        if initial_epoch >= epoch:
+            raise ValueError(f"For '{who}', 'initial_epoch' must be less than 'epoch' ({epoch}), got {initial_epoch}")
+        if not isinstance(sink, bool):
+            raise TypeError(f"For '{who}', 'dataset_sink_mode' must be a bool, got {sink!r}")
+        if not isinstance(sink_size, int) or isinstance(sink_size, bool) or (sink_size != -1 and sink_size <= 0):
+            raise ValueError(f"For '{who}', 'sink_size' must be -1 or a positive int, got {sink_size!r}")
+
+    def _train(self, epoch: int, train_dataset: Any, callbacks: Any, sink: bool, sink_size: int,
+               initial_epoch: int, valid_infos: Any) -> None:
+        source = DataSource(train_dataset, "Model.train", "train_dataset")
+        cb = _CallbackParams()
+        cb.cur_step_num = 0
+        cb.train_network = self._train_network
+        cb.epoch_num = epoch - initial_epoch
+        cb.batch_num = sink_size if sink and sink_size > 0 else source.size()
+        if cb.batch_num <= 0:
+            raise ValueError("For 'Model.train', 'train_dataset' has no batch")
+        self.batch_num = cb.batch_num
+        cb.mode = "train"
+        cb.loss_fn = self._loss_fn
+        cb.optimizer = self._optimizer
+        cb.parallel_mode = context.get_auto_parallel_context("parallel_mode")
+        cb.device_number = 1
+        cb.train_dataset = train_dataset
+        cb.list_callback = _as_callback_list(callbacks, "Model.train")
+        cb.train_dataset_element = None
+        cb.network = self._network
+        cb.last_save_ckpt_step = None
+        cb.latest_ckpt_file = None
+        cb.loss_scale_mananger = self._loss_scale_manager
+        cb.loss_scale_manager = self._loss_scale_manager
+        cb.dataset_sink_mode = sink
+        cb["_final_epoch"] = epoch
+        cb.compiled_step_text = lambda: self._train_program().lowered_text(cb.train_dataset_element)
+        self._train_network.set_train(True)
+        with _CallbackList(cb.list_callback) as callback_list:
+            if sink:
+                self._train_sink(epoch, source, callback_list, cb, sink_size, initial_epoch, valid_infos)
+            else:
+                self._train_loop(epoch, source, callback_list, cb, initial_epoch, valid_infos)
+
+    def _train_loop(self, epoch: int, source: DataSource, callbacks: _CallbackList, cb: Any,
+                    initial_epoch: int, valid_infos: Any) -> None:
+        run_context = RunContext(cb)
+        callbacks.on_train_begin(run_context)
+        needs_pair = self._loss_fn is not None
+        program_for = self._train_program
+        step_begin, step_end = callbacks.on_train_step_begin, callbacks.on_train_step_end
+        for i in range(max(initial_epoch, cb.get("_resume_epoch", 0)), epoch):
+            cb.cur_epoch_num = i + 1
+            self._current_epoch_num = i + 1
+            callbacks.on_train_epoch_begin(run_context)
+            for batch in source.epoch():
+                if needs_pair and len(batch) != 2:
+                    raise ValueError(f"For 'Model.train', when 'loss_fn' is set each batch must have 2 elements "
+                                     f"(data, label), got {len(batch)}")
+                cb["cur_step_num"] += 1
+                cb["train_dataset_element"] = batch
+                step_begin(run_context)
+                cb["net_outputs"] = program_for()(batch)
+                step_end(run_context)
+                if run_context._stop_requested:
+                    break
+            self._finish_epoch(run_context, callbacks, cb, valid_infos)
+            if run_context._stop_requested:
+                break
+        callbacks.on_train_end(run_context)
+
+    def _finish_epoch(self, run_context: RunContext, callbacks: _CallbackList, cb: Any, valid_infos: Any) -> None:
+        self._eval_during_train(valid_infos, cb, callbacks)
+        callbacks.on_train_epoch_end(run_context)
+        cb.pop("metrics", None)
+        cb.pop("eval_results", None)
+
+    def _train_sink(self, epoch: int, source: DataSource, callbacks: _CallbackList, cb: Any, sink_size: int,
+                    initial_epoch: int, valid_infos: Any) -> None:
+        run_context = RunContext(cb)
+        callbacks.on_train_begin(run_context)
+        if sink_size == -1:
+            fetch = lambda: stack_blocks(source.epoch(), -1)  # noqa: E731
+        else:
+            endless = source.endless()
+            fetch = lambda: stack_blocks(endless, sink_size)  # noqa: E731
+        prefetcher = Prefetcher()
+        try:
+            pending = prefetcher.submit(fetch)
+            for i in range(max(initial_epoch, cb.get("_resume_epoch", 0)), epoch):
+                cb.cur_epoch_num = i + 1
+                self._current_epoch_num = i + 1
+                callbacks.on_train_epoch_begin(run_context)
+                blocks = pending.result()
+                if i + 1 < epoch:
+                    pending = prefetcher.submit(fetch)
+                steps = sum(n for _, n in blocks)
+                if steps == 0:
+                    raise ValueError("For 'Model.train', 'train_dataset' yielded no batch")
+                cb.cur_step_num += steps
+                cb.train_dataset_element = tuple(_last_step(blocks[-1][0]))
+                callbacks.on_train_step_begin(run_context)
+                outputs = None
+                for stacked, _ in blocks:
+                    outputs = self._train_program().run_sink(stacked)
+                cb.net_outputs = _last_step(outputs)
+                callbacks.on_train_step_end(run_context)
+                self._finish_epoch(run_context, callbacks, cb, valid_infos)
+                if run_context._stop_requested:
+                    break
+        finally:
+            prefetcher.close()
+        callbacks.on_train_end(run_context)
+
+    # -- evaluation ----------------------------------------------------------
+    def _eval_during_train(self, valid_infos: Any, cb: Any, callbacks: _CallbackList) -> None:
+        if not valid_infos:
+            return
+        valid_dataset, valid_frequency, valid_sink = valid_infos
+        epoch = cb.cur_epoch_num
+        due = epoch % valid_frequency == 0 if isinstance(valid_frequency, int) else epoch in valid_frequency
+        if valid_dataset is None or not due:
+            return
+        saved = {k: cb.get(k) for k in ("cur_step_num", "batch_num", "dataset_sink_mode", "net_outputs", "mode")}
+        source = DataSource(valid_dataset, "Model.fit", "valid_dataset")
+        cb.eval_network = self._eval_network
+        cb.valid_dataset = valid_dataset
+        cb.batch_num = source.size()
+        cb.mode = "eval"
+        cb.cur_step_num = 0
+        self._eval_process(source, callbacks, cb, add_eval_loss=True)
+        cb.update(saved)
+        self._train_network.set_train(True)
+
+    def eval(self, valid_dataset: Any, callbacks: Any = None, dataset_sink_mode: bool = False) -> dict[str, Any]:
+        """Evaluate the metrics over ``valid_dataset``.
+
+        Arguments:
+            valid_dataset: a dataset or an iterable of ``(data, label)`` batches.
+            callbacks: a Callback or a list of them.
+            dataset_sink_mode: accepted; evaluation runs one compiled call per batch.
+
+        Returns:
+            ``{metric name: value}``.
+        """
+        if not isinstance(dataset_sink_mode, bool):
+            raise TypeError(f"For 'Model.eval', 'dataset_sink_mode' must be a bool, got {dataset_sink_mode!r}")
+        if not self._metric_fns:
+            raise ValueError("For 'Model.eval', the model has no metrics: pass 'metrics' to Model")
+        source = DataSource(valid_dataset, "Model.eval", "valid_dataset")
+        cb = _CallbackParams()
+        cb.eval_network = self._eval_network
+        cb.valid_dataset = valid_dataset
+        cb.batch_num = source.size()
+        cb.mode = "eval"
+        cb.cur_step_num = 0
+        cb.list_callback = _as_callback_list(callbacks, "Model.eval")
+        cb.network = self._network
+        with _CallbackList(cb.list_callback) as callback_list:
+            return self._eval_process(source, callback_list, cb)
+
+    def _eval_process(self, source: DataSource, callbacks: _CallbackList, cb: Any,
+                      add_eval_loss: bool = False) -> dict[str, Any]:
+        run_context = RunContext(cb)
+        cb.dataset_sink_mode = False
+        callbacks.on_eval_begin(run_context)
+        for metric in self._metric_fns.values():
+            metric.clear()
+        eval_loss = Loss() if add_eval_loss and self._eval_indexes is not None else None
+        callbacks.on_eval_epoch_begin(run_context)
+        self._eval_network.set_train(False)
+        for batch in source.epoch():
+            cb.cur_step_num += 1
+            cb.eval_dataset_element = batch
+            callbacks.on_eval_step_begin(run_context)
+            outputs = compiled_for_cell(self._eval_network)(*batch)
+            cb.net_outputs = outputs
+            callbacks.on_eval_step_end(run_context)
+            self._update_metrics(outputs)
+            if eval_loss is not None:
+                eval_loss.update(outputs[self._eval_indexes[0]])
+            if run_context.get_stop_requested():
+                break
+        callbacks.on_eval_epoch_end(run_context)
+        metrics = {name: metric.eval() for name, metric in self._metric_fns.items()}
+        cb.metrics = metrics
+        if add_eval_loss:
+            cb.eval_results = copy.deepcopy(metrics)
+            if eval_loss is not None:
+                cb.eval_results["eval_loss"] = eval_loss.eval()
+        callbacks.on_eval_end(run_context)
+        return metrics
+
+    def _update_metrics(self, outputs: Any) -> None:
+        if isinstance(outputs, jax.Array) or getattr(outputs, "_is_mindjax_variable", False):
+            outputs = (outputs,)
+        if not isinstance(outputs, tuple):
+            raise ValueError(f"For 'Model.eval', the evaluation network must return a Tensor or a tuple, "
+                             f"got {type(outputs).__name__}")
+        if self._eval_indexes is not None and len(outputs) < 3:
+            raise ValueError(f"For 'Model.eval', with 'eval_indexes' the evaluation network must return at least "
+                             f"3 outputs, got {len(outputs)}")
+        for metric in self._metric_fns.values():
+            if self._eval_indexes is None:
+                metric.update(*outputs)
+            elif isinstance(metric, Loss):
+                metric.update(outputs[self._eval_indexes[0]])
+            else:
+                metric.update(outputs[self._eval_indexes[1]], outputs[self._eval_indexes[2]])
+
+    def fit(self, epoch: int, train_dataset: Any, valid_dataset: Any = None, valid_frequency: Any = 1,
+            callbacks: Any = None, dataset_sink_mode: bool = False, valid_dataset_sink_mode: bool = False,
+            sink_size: int = -1, initial_epoch: int = 0) -> None:
+        """Train, evaluating on ``valid_dataset`` every ``valid_frequency`` epochs.
+
+        Arguments:
+            epoch, train_dataset, callbacks, dataset_sink_mode, sink_size,
+                initial_epoch: as in :meth:`train`.
+            valid_dataset: the evaluation data (``None``: plain training).
+            valid_frequency: an int (every n epochs) or a list of epochs.
+            valid_dataset_sink_mode: accepted for compatibility.
+
+        Callbacks see the results as ``cb_params.metrics`` and
+        ``cb_params.eval_results`` (which adds ``eval_loss``) at epoch end.
+        """
+        self._check_train_args("Model.fit", epoch, dataset_sink_mode, sink_size, initial_epoch)
+        if isinstance(valid_frequency, bool) or not (
+                (isinstance(valid_frequency, int) and valid_frequency > 0)
+                or (isinstance(valid_frequency, list) and all(isinstance(e, int) for e in valid_frequency))):
+            raise ValueError(f"For 'Model.fit', 'valid_frequency' must be a positive int or a list of int, "
+                             f"got {valid_frequency!r}")
+        if valid_dataset is not None and not self._metric_fns:
+            raise ValueError("For 'Model.fit', 'valid_dataset' needs 'metrics' to be set in Model")
+        self._train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch,
+                    (valid_dataset, valid_frequency, valid_dataset_sink_mode))
+
+    # -- inference -------------------------------------------------------------
+    def predict(self, *predict_data: Any, backend: Any = None, config: Any = None) -> Any:
+        """Run the network in inference mode on ``predict_data``; returns its output."""
+        self._predict_network.set_train(False)
+        return compiled_for_cell(self._predict_network)(*predict_data)
+
+    def build(self, train_dataset: Any = None, valid_dataset: Any = None, sink_size: int = -1,
+              epoch: int = 1, sink_mode: bool = True) -> None:
+        """Compile the training step ahead of time on the first batch of ``train_dataset``."""
+        if train_dataset is None:
+            return
+        batch = next(iter(DataSource(train_dataset, "Model.build", "train_dataset").epoch()))
+        self._train_network.set_train(True)
+        self._train_program().lowered_text(batch)
