@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import optax
 
 from mindjax.cells.optim._checks import check_bool, check_float
