@@ -31,6 +31,7 @@ from mindjax.train._data import DataSource, Prefetcher, stack_blocks
 from mindjax.train._step import StepProgram
 from mindjax.train.amp import build_train_network
 from mindjax.train.callback.callback import RunContext, _as_callback_list, _CallbackList, _CallbackParams
+from mindjax.train.callback.time_monitor import TimeMonitor
 from mindjax.train.loss_scale import LossScaleManager
 from mindjax.train.metrics import Loss, get_metrics
 from mindjax.transforms.jit import _cell_signature, compiled_for_cell
@@ -305,7 +306,10 @@ class Model:
         cb.batch_num = source.size()
         cb.mode = "eval"
         cb.cur_step_num = 0
-        self._eval_process(source, callbacks, cb, add_eval_loss=True)
+        # As in MindSpore, the built-in callbacks other than TimeMonitor do not see fit's evaluation.
+        eval_callbacks = [c for c in callbacks._callbacks
+                          if not type(c).__module__.startswith("mindjax.train.") or isinstance(c, TimeMonitor)]
+        self._eval_process(source, _CallbackList(eval_callbacks), cb, add_eval_loss=True)
         cb.update(saved)
         self._train_network.set_train(True)
 

@@ -86,7 +86,7 @@ class BackupAndRestore(Callback):
 
         os.makedirs(self.backup_dir, exist_ok=True)
         variables = self._state(cb_params)
-        tensors = {f"state.{i}": np.ascontiguousarray(np.asarray(v._value)) for i, v in enumerate(variables)}
+        tensors = {f"state.{i}": np.array(v._value, order="C") for i, v in enumerate(variables)}
         meta = {"epoch": str(cb_params.cur_epoch_num), "cur_step_num": str(cb_params.cur_step_num),
                 "count": str(len(variables))}
         tmp = f"{self.path}.tmp-{os.getpid()}"

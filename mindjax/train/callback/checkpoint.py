@@ -109,7 +109,7 @@ def _write_fallback_checkpoint(network: Any, path: str, append_dict: dict[str, A
     """
     from safetensors.numpy import save_file
 
-    tensors = {p.name: np.ascontiguousarray(np.asarray(p._value)) for p in network.get_parameters()}
+    tensors = {p.name: np.array(p._value, order="C") for p in network.get_parameters()}
     metadata = {str(k): str(v) for k, v in append_dict.items()}
     tmp = f"{path}.tmp-{os.getpid()}"
     save_file(tensors, tmp, metadata=metadata or None)
