@@ -22,6 +22,7 @@ Example:
 """
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from typing import Any, Callable
@@ -156,6 +157,30 @@ def _scan_layer(mode: str, gi: Any, state0: Any, w_hh: Any, b_hh: Any | None,
     return outs, final
 
 
+@functools.partial(jax.jit, static_argnames=("mode",))
+def _recurrent_layer(mode: str, x: Any, state0: Any, w_ih: Any, w_hh: Any, b_ih: Any | None,
+                     b_hh: Any | None, seq_length: Any | None) -> tuple[Any, Any]:
+    """One layer, every direction: ``(output (time, batch, dirs * hidden), final state)``.
+
+    Jitted on its own so that PYNATIVE calls reuse one compiled program per
+    shape instead of compiling the scan again on every call; inside a GRAPH
+    mode trace it is inlined.
+    """
+    nd = w_ih.shape[0]
+    if nd == 2:
+        xs = jnp.stack([x, _reverse_sequence(x, seq_length)], axis=1)
+    else:
+        xs = x[:, None]
+    gi = jnp.einsum("tdbi,dgi->tdbg", xs, w_ih)
+    if b_ih is not None:
+        gi = gi + b_ih[None, :, None, :]
+    mask = None if seq_length is None else jnp.arange(x.shape[0])[:, None] < seq_length[None, :]
+    outs, final = _scan_layer(mode, gi, state0, w_hh, b_hh, mask)
+    if nd == 2:
+        return jnp.concatenate([outs[:, 0], _reverse_sequence(outs[:, 1], seq_length)], axis=-1), final
+    return outs[:, 0], final
+
+
 class _RNNBase(Cell):
     """Stacked, optionally bidirectional recurrent layers (shared by RNN, LSTM, GRU)."""
 
@@ -278,7 +303,7 @@ class _RNNBase(Cell):
         dtype = x.dtype
         if self.batch_first:
             x = jnp.swapaxes(x, 0, 1)
-        steps, batch = x.shape[0], x.shape[1]
+        batch = x.shape[1]
         nd = self.num_directions
         shape = (self.num_layers * nd, batch, self.hidden_size)
         if hx is None:
@@ -288,26 +313,15 @@ class _RNNBase(Cell):
             hx = (jnp.asarray(hx[0]).astype(dtype), jnp.asarray(hx[1]).astype(dtype))
         else:
             hx = jnp.asarray(hx).astype(dtype)
-        mask = None if seq_length is None else jnp.arange(steps)[:, None] < seq_length[None, :]
         layer_input = x
         finals = []
         for layer in range(self.num_layers):
             w_ih, w_hh, b_ih, b_hh = self._layer_params(layer, dtype)
-            if nd == 2:
-                xs = jnp.stack([layer_input, _reverse_sequence(layer_input, seq_length)], axis=1)
-            else:
-                xs = layer_input[:, None]
-            gi = jnp.einsum("tdbi,dgi->tdbg", xs, w_ih)
-            if b_ih is not None:
-                gi = gi + b_ih[None, :, None, :]
             lo, hi = layer * nd, (layer + 1) * nd
             state0 = (hx[0][lo:hi], hx[1][lo:hi]) if self.is_lstm else hx[lo:hi]
-            outs, final = _scan_layer(self.mode, gi, state0, w_hh, b_hh, mask)
+            output, final = _recurrent_layer(self.mode, layer_input, state0, w_ih, w_hh, b_ih, b_hh,
+                                             seq_length)
             finals.append(final)
-            if nd == 2:
-                output = jnp.concatenate([outs[:, 0], _reverse_sequence(outs[:, 1], seq_length)], axis=-1)
-            else:
-                output = outs[:, 0]
             if self.training and self.dropout != 0 and layer < self.num_layers - 1:
                 layer_input = self._inter_layer_dropout(output)
             else:
