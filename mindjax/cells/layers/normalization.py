@@ -100,7 +100,7 @@ class _BatchNorm(Cell):
         shape = tuple(getattr(x, "shape", ()))
         if len(shape) not in self._ranks:
             raise ValueError(f"{self._where()}, expected input of rank "
-                             f"{' or '.join(map(str, self._ranks))} ({self._layout}), got shape {shape}")
+                             f"{' or '.join(map(str, self._ranks))} {self._layout}, got shape {shape}")
         axis = len(shape) - 1 if self.format == "NHWC" else 1
         if shape[axis] != self.num_features:
             raise ValueError(f"{self._where()}, expected {self.num_features} channels at axis "
