@@ -39,6 +39,7 @@ from mindjax.cells.state import bump_structure_version
 from mindjax.common.dtype import to_jax_dtype
 
 _HOOK_IDS = itertools.count()
+_CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
 
 
 class HookHandle:
@@ -393,7 +394,8 @@ class Cell:
             from mindjax.transforms.custom_grad import run_with_backward_rules  # lazy: transforms above cells
 
             return run_with_backward_rules(self, args, kwargs)
-        return self.construct(*args, **kwargs)
+        hook = _CONSTRUCT_HOOK[0]  # GRAPH mode runs construct with its control flow converted
+        return hook(self, args, kwargs) if hook is not None else self.construct(*args, **kwargs)
 
     def _run_with_cast_params(self, dtype: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         own = [p for p in self._params.values()

@@ -30,6 +30,7 @@ from mindjax import context
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable, stop_tracking, track_access
 from mindjax.cells.state import collect_variables, structure_version
+from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
 
 _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
 
@@ -222,20 +223,20 @@ class _JitFunction:
 
     def _call_bound(self, instance: Any, *args: Any, **kwargs: Any) -> Any:
         if context._IN_COMPILED[0] or _has_tracer((args, kwargs)):
-            return self._fn(instance, *args, **kwargs)
+            return convert_function(self._fn)(instance, *args, **kwargs)
         compiled = self._per_instance.get(id(instance))
         if compiled is None:
             initial = collect_variables(instance) if hasattr(instance, "parameters_and_names") else []
-            bound = functools.partial(self._fn, instance)
+            bound = functools.partial(convert_function(self._fn), instance)
             compiled = CompiledFunction(bound, initial + [RNG_STATE], f"For '{self._fn.__qualname__}'")
             self._per_instance[id(instance)] = compiled
         return compiled(*args, **kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if context._IN_COMPILED[0] or _has_tracer((args, kwargs)):
-            return self._fn(*args, **kwargs)
+            return convert_function(self._fn)(*args, **kwargs)
         if self._compiled is None:
-            self._compiled = CompiledFunction(self._fn, [RNG_STATE], f"For '{self._fn.__qualname__}'")
+            self._compiled = CompiledFunction(convert_function(self._fn), [RNG_STATE], f"For '{self._fn.__qualname__}'")
         return self._compiled(*args, **kwargs)
 
 

@@ -1,0 +1,288 @@
+"""The helpers converted code calls (``_mj_rt.if_stmt(...)`` ...).
+
+Each one looks at its condition at trace time: a Python value (or an array
+whose value is known) keeps plain Python semantics; a traced array becomes
+lax control flow (see :mod:`._lax`).
+"""
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any, Callable, Sequence
+
+import jax
+import jax.numpy as jnp
+
+from mindjax.transforms.control_flow import _lax
+from mindjax.transforms.control_flow._errors import Undefined
+
+UNROLL_MAX = 16   # a Python-bounded `for` longer than this becomes one lax.scan when it can
+
+__all__: list[str] = []
+
+
+def _truth(x: Any) -> bool:
+    return bool(x)
+
+
+# -- statements ----------------------------------------------------------------------------
+def if_stmt(pred: Any, true_fn: Callable[..., Sequence[Any]], false_fn: Callable[..., Sequence[Any]],
+            state: Sequence[Any], names: Sequence[str], info: str) -> tuple[Any, ...]:
+    """``if pred: ... else: ...`` over ``state``; returns the state after the statement."""
+    value = _lax.concrete(pred)
+    if not _lax.is_traced(value):
+        return tuple(true_fn(*state) if _truth(value) else false_fn(*state))
+    return _lax.cond(_lax.as_predicate(value, info, "if"), (true_fn, false_fn), state, names, info)
+
+
+def while_stmt(cond_fn: Callable[..., Any], body_fn: Callable[..., Sequence[Any]],
+               state: Sequence[Any], names: Sequence[str], info: str) -> tuple[Any, ...]:
+    """``while cond: body``: Python iterations while the condition is known, then a lax loop."""
+    state = tuple(state)
+    while True:
+        value = _lax.concrete(cond_fn(*state))
+        if _lax.is_traced(value):
+            return _lax.while_loop(cond_fn, body_fn, state, names, info)
+        if isinstance(value, Undefined):
+            value._fail()
+        if not _truth(value):
+            return state
+        state = tuple(body_fn(*state))
+
+
+class _TracedRange:
+    """``range`` with a bound that is a traced integer."""
+
+    def __init__(self, start: Any, stop: Any, step: int) -> None:
+        self.start, self.stop, self.step = start, stop, step
+
+
+def range_(*args: Any) -> Any:
+    """``range(...)``; a traced bound gives a loop whose trip count is a tensor."""
+    values = [_lax.concrete(a) for a in args]
+    if not any(_lax.is_traced(v) for v in values):
+        return range(*(int(v) if not isinstance(v, int) else v for v in values))
+    if len(values) == 1:
+        start, stop, step = 0, values[0], 1
+    else:
+        start, stop = values[0], values[1]
+        step = values[2] if len(values) > 2 else 1
+    if _lax.is_traced(step):
+        raise ValueError("range(): in GRAPH mode the step of a range must be known at compile time "
+                         "(a Python int); only start and stop may be tensors")
+    step = int(step)
+    if step == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    return _TracedRange(jnp.asarray(start, jnp.int32), jnp.asarray(stop, jnp.int32), step)
+
+
+def for_stmt(iterable: Any, body_fn: Callable[..., Sequence[Any]], state: Sequence[Any],
+             names: Sequence[str], brk: int | None, scan_ok: bool, info: str) -> tuple[Any, ...]:
+    """``for item in iterable: body`` (``brk``: position of the break flag in the state)."""
+    state = tuple(state)
+    if isinstance(iterable, _TracedRange):
+        return _traced_range_loop(iterable, body_fn, state, names, brk, info)
+    if isinstance(iterable, range) and len(iterable) > UNROLL_MAX and scan_ok:
+        out = _try_scan(jnp.arange(iterable.start, iterable.stop, iterable.step, dtype=jnp.int32),
+                        body_fn, state, names, info)
+        if out is not None:
+            return out
+    if isinstance(iterable, jax.Array):
+        if iterable.ndim == 0:
+            raise TypeError(f"{info}: iteration over a 0-d tensor")
+        if iterable.shape[0] > UNROLL_MAX and scan_ok:
+            out = _try_scan(iterable, body_fn, state, names, info)
+            if out is not None:
+                return out
+        rows = iterable
+        iterable = [rows[i] for i in range(rows.shape[0])]
+    for item in iterable:
+        state = tuple(body_fn(item, *state))
+        if brk is not None:
+            flag = _lax.concrete(state[brk])
+            if not _lax.is_traced(flag) and _truth(flag):
+                break
+    return state
+
+
+_SCAN_FALLBACK = (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError,
+                  jax.errors.TracerBoolConversionError, jax.errors.TracerArrayConversionError,
+                  IndexError, TypeError)
+
+
+def _try_scan(xs: Any, body_fn: Callable[..., Sequence[Any]], state: tuple[Any, ...],
+              names: Sequence[str], info: str) -> tuple[Any, ...] | None:
+    """One lax.scan, or ``None`` when the body needs the index as a Python int (then unroll)."""
+    try:
+        return _lax.scan_loop(xs, body_fn, state, names, info)
+    except _SCAN_FALLBACK:
+        return None
+
+
+def _traced_range_loop(rng: _TracedRange, body_fn: Callable[..., Sequence[Any]],
+                       state: tuple[Any, ...], names: Sequence[str], brk: int | None,
+                       info: str) -> tuple[Any, ...]:
+    step = rng.step
+
+    def cond(i: Any, *s: Any) -> Any:
+        more = i < rng.stop if step > 0 else i > rng.stop
+        if brk is not None:
+            more = jnp.logical_and(more, jnp.logical_not(_bool_of(s[brk], info)))
+        return more
+
+    def body(i: Any, *s: Any) -> tuple[Any, ...]:
+        return (i + step, *body_fn(i, *s))
+
+    out = _lax.while_loop(cond, body, (rng.start, *state), ("<range index>", *names), info, "for")
+    return out[1:]
+
+
+def _bool_of(x: Any, info: str) -> Any:
+    value = _lax.concrete(x)
+    if not _lax.is_traced(value):
+        return jnp.asarray(_truth(value))
+    return _lax.as_predicate(value, info, "for")
+
+
+# -- expressions ---------------------------------------------------------------------------
+def not_(x: Any) -> Any:
+    """``not x``."""
+    value = _lax.concrete(x)
+    if _lax.is_traced(value):
+        return jnp.logical_not(_lax.as_predicate(value, "`not`", "not"))
+    return not value
+
+
+def not_set(*flags: Any) -> Any:
+    """True while none of the break/continue/return flags is set."""
+    result: Any = True
+    for flag in flags:
+        value = _lax.concrete(flag)
+        if _lax.is_traced(value):
+            result = jnp.logical_and(result, jnp.logical_not(_lax.as_predicate(value, "flag", "if")))
+        elif _truth(value):
+            return False
+    return result
+
+
+def _select(pred: Any, a: Any, b: Any, op: str) -> Any:
+    """``a if pred else b`` for a traced scalar ``pred`` (values joined as MindSpore does)."""
+    if not (_lax.is_array(a) or isinstance(a, (bool, int, float))) or \
+            not (_lax.is_array(b) or isinstance(b, (bool, int, float))):
+        raise TypeError(f"`{op}` on a tensor condition needs numbers or tensors on both sides, "
+                        f"got {type(a).__name__} and {type(b).__name__}")
+    return jnp.where(pred, a, b)
+
+
+def and_(first: Any, *rest: Callable[[], Any]) -> Any:
+    """``first and rest[0]() and ...`` with Python short-circuiting where values are known."""
+    value = first
+    for fn in rest:
+        known = _lax.concrete(value)
+        if not _lax.is_traced(known):
+            if not _truth(known):
+                return value
+            value = fn()
+            continue
+        nxt = fn()
+        value = _select(_lax.as_predicate(known, "`and`", "and"), nxt, value, "and")
+    return value
+
+
+def or_(first: Any, *rest: Callable[[], Any]) -> Any:
+    """``first or rest[0]() or ...``."""
+    value = first
+    for fn in rest:
+        known = _lax.concrete(value)
+        if not _lax.is_traced(known):
+            if _truth(known):
+                return value
+            value = fn()
+            continue
+        nxt = fn()
+        value = _select(_lax.as_predicate(known, "`or`", "or"), value, nxt, "or")
+    return value
+
+
+def ifexp(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], info: str) -> Any:
+    """``a if pred else b``; a traced ``pred`` gives a ``lax.cond``."""
+    value = _lax.concrete(pred)
+    if not _lax.is_traced(value):
+        return true_fn() if _truth(value) else false_fn()
+    out = _lax.cond(_lax.as_predicate(value, info, "if-expression"),
+                    (lambda: (true_fn(),), lambda: (false_fn(),)), (), ("<expression>",), info,
+                    what="... if ... else ...", strict=True)
+    return out[0]
+
+
+def getitem(value: Any, index: Any, info: str) -> Any:
+    """``value[index]``; a boolean mask that is a tensor is rejected (data-dependent shape)."""
+    for idx in (index if isinstance(index, tuple) else (index,)):
+        if _lax.is_traced(idx) and jnp.issubdtype(idx.dtype, jnp.bool_) and getattr(idx, "ndim", 0) > 0 \
+                and _lax.is_array(value if not hasattr(value, "_value") else value._value):
+            raise ValueError(
+                f"{info}: boolean-mask indexing `x[mask]` with a tensor mask gives a result whose "
+                f"shape depends on the data, which GRAPH mode cannot compile; keep the shape with "
+                f"`ops.select(mask, x, 0)` / `jnp.where(mask, x, 0)`, or reduce with a masked sum")
+    return value[index]
+
+
+def assert_(test: Any, message: Callable[[], Any] | None) -> None:
+    """``assert test, message``: checked when ``test`` is known at trace time."""
+    value = _lax.concrete(test)
+    if _lax.is_traced(value):
+        return   # a traced assertion cannot stop the program; MindSpore's graph mode drops it too
+    if not _truth(value):
+        raise AssertionError(message()) if message is not None else AssertionError()
+
+
+def result(value: Any) -> Any:
+    """The function's return value; an inconsistent one raises its reason."""
+    for leaf in _lax.flatten(value)[0]:
+        if isinstance(leaf, Undefined):
+            leaf._fail()
+    return value
+
+
+def converted(fn: Any) -> Any:
+    """Mark a function produced by the conversion (calls to it are not converted again)."""
+    fn.__mj_converted__ = True
+    return fn
+
+
+# -- calls ---------------------------------------------------------------------------------
+_LIBRARY_ROOTS = frozenset({
+    "jax", "jaxlib", "numpy", "mindjax", "flax", "optax", "equinox", "builtins", "functools",
+    "scipy", "collections", "typing", "math", "abc", "copy", "itertools", "operator", "mindspore",
+    "_pytest", "pytest", "hypothesis", "inspect", "contextlib", "dataclasses", "enum", "re",
+    "warnings", "logging", "os", "sys", "ml_dtypes", "opt_einsum", "orbax", "grain",
+})
+_STDLIB_PREFIX = sys.base_prefix
+
+
+def _user_function(fn: Any) -> bool:
+    if not isinstance(fn, types.FunctionType) or getattr(fn, "__mj_converted__", False):
+        return False
+    if fn.__name__ == "<lambda>" or hasattr(fn, "__wrapped__"):
+        return False
+    module = (fn.__module__ or "").split(".")[0]
+    if module in _LIBRARY_ROOTS:
+        return False
+    filename = fn.__code__.co_filename
+    return not ("site-packages" in filename or filename.startswith("<")
+                or filename.startswith(_STDLIB_PREFIX + "/lib/python"))
+
+
+def call(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """Call ``fn``, converting it first when it is user code (functions and methods)."""
+    from mindjax.transforms.control_flow._converter import convert_or_fallback
+
+    if isinstance(fn, types.MethodType):
+        func = fn.__func__
+        if _user_function(func):
+            return convert_or_fallback(func)(fn.__self__, *args, **kwargs)
+        return fn(*args, **kwargs)
+    if _user_function(fn):
+        return convert_or_fallback(fn)(*args, **kwargs)
+    return fn(*args, **kwargs)
+
