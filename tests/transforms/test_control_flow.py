@@ -19,17 +19,23 @@ def _close(a, b):
         np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-6, atol=1e-6)
 
 
+_COMPILED = {}
+
+
+def _scalar(f):
+    return lambda *a: jnp.sum(jnp.asarray(jax.tree_util.tree_leaves(f(*a))[0]))
+
+
 def _check_function(fn, *args, grad=True):
     """PYNATIVE (plain Python, eager) against GRAPH (converted, under jax.jit): values and grads."""
+    if fn not in _COMPILED:   # one compile per function, whatever the inputs
+        _COMPILED[fn] = ms.jit(fn), jax.jit(jax.grad(_scalar(convert_function(fn))))
+    graph_fn, graph_grad = _COMPILED[fn]
     expected = fn(*args)
-    got = ms.jit(fn)(*args)
+    got = graph_fn(*args)
     _close(got, expected)
     if grad:
-        def scalar(f):
-            return lambda *a: jnp.sum(jnp.asarray(jax.tree_util.tree_leaves(f(*a))[0]))
-        ref = jax.grad(scalar(fn))(*args)
-        graph = jax.jit(jax.grad(scalar(convert_function(fn))))(*args)
-        _close(graph, ref)
+        _close(graph_grad(*args), jax.grad(_scalar(fn))(*args))
     return got
 
 
