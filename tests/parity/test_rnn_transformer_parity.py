@@ -117,7 +117,7 @@ def test_recurrent_cells_match_mindspore(name):
         _close(mj_net(_mj(x), _mj(h)), ms_net(_ms(x), _ms(h)))
 
 
-def _bool_masks(rng, tgt, src, batch):
+def _bool_masks(tgt, src, batch):
     attn = np.triu(np.ones((tgt, src), bool), k=1)
     kpm = np.zeros((batch, src), bool)
     kpm[0, -2:] = True
@@ -147,7 +147,7 @@ def test_multihead_attention_matches_mindspore(case):
     q = rng.standard_normal(q_shape).astype(np.float32)
     k = rng.standard_normal(k_shape).astype(np.float32)
     v = rng.standard_normal(v_shape).astype(np.float32)
-    attn, kpm = _bool_masks(rng, tgt, src, batch)
+    attn, kpm = _bool_masks(tgt, src, batch)
     if case == "float_masks":
         attn = rng.standard_normal((batch * heads, tgt, src)).astype(np.float32)
         kpm = np.where(kpm, -1e4, 0.0).astype(np.float32)
