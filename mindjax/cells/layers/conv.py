@@ -286,7 +286,8 @@ class Conv1d(_Conv):
 
 def _as_4d_init(weight_init: Any, cls_name: str) -> Any:
     """MindSpore accepts a 3-D Tensor as a 1-D layer's weight_init and stores it as 4-D."""
-    if isinstance(weight_init, (jax.Array, np.ndarray)) or getattr(weight_init, "_is_mindjax_variable", False):
+    is_tensor = isinstance(weight_init, (jax.Array, np.ndarray))
+    if is_tensor or getattr(weight_init, "_is_mindjax_variable", False):
         value = jnp.asarray(weight_init)
         if value.ndim != 3:
             raise ValueError(f"For '{cls_name}', a Tensor 'weight_init' must be 3-D, got shape "
