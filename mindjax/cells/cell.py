@@ -420,12 +420,12 @@ class Cell:
         extra = self.extend_repr()
         children = self.name_cells()
         if not children:
-            return f"{type(self).__name__}<{extra}>"
-        lines = [f"{type(self).__name__}<{extra}"]
+            return f"{type(self).__name__}({extra})"
+        lines = [f"{type(self).__name__}({extra}" if extra else f"{type(self).__name__}("]
         for name, cell in children.items():
             sub = repr(cell).replace("\n", "\n  ")
             lines.append(f"  ({name}): {sub}")
-        lines.append("  >")
+        lines.append(")")
         return "\n".join(lines)
 
 

@@ -197,4 +197,5 @@ def test_to_float_computes_in_low_precision_and_keeps_master_weights(mode):
 
 def test_repr_lists_children():
     text = repr(Net())
-    assert text.startswith("Net<") and "(sub): Sub<" in text and "(0): Lin<>" in text
+    assert text.startswith("Net(\n") and "  (sub): Sub(\n" in text and "(0): Lin()" in text
+    assert text.endswith("\n)")

@@ -1,0 +1,1 @@
+"""Side-by-side benchmarks: MindJAX against hand-written JAX (and peers when installed)."""
