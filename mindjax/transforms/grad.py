@@ -304,7 +304,8 @@ class _ModeAware:
         return self._run(*args, **kwargs)
 
 
-def _split_sens(args: tuple[Any, ...], kwargs: dict[str, Any], api: str) -> tuple[tuple[Any, ...], dict[str, Any], Any]:
+def _split_sens(args: tuple[Any, ...], kwargs: dict[str, Any],
+                api: str) -> tuple[tuple[Any, ...], dict[str, Any], Any]:
     if "sens" in kwargs:
         kwargs = dict(kwargs)
         return args, kwargs, kwargs.pop("sens")

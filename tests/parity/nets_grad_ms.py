@@ -56,7 +56,10 @@ class VectorOut(nn.Cell):
 
 
 class ScaleBprop(nn.Cell):
-    """A Cell with its own backward rule: dx = dout * out, dy = dout * x (MindSpore: no Parameter in bprop)."""
+    """A Cell with its own backward rule: dx = dout * out, dy = dout * x.
+
+    MindSpore's GRAPH mode forbids Parameters inside bprop.
+    """
 
     def __init__(self):
         super().__init__()
