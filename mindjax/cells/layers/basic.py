@@ -8,10 +8,10 @@ the same bound; ``Dropout`` takes ``p``, the drop probability, (or the older
 
 Example:
     >>> import mindjax as ms
-    >>> from mindjax import nn, ops
+    >>> from mindjax import nn
     >>> fc = nn.Dense(3, 4, activation='relu')
-    >>> fc.weight.shape, fc(ops.ones((2, 3), ms.float32)).shape
-    ((4, 3), (2, 4))
+    >>> fc.weight.shape, fc(ms.Tensor([[1.0, 2.0, 3.0]])).shape
+    ((4, 3), (1, 4))
 """
 from __future__ import annotations
 
