@@ -21,5 +21,8 @@ from mindjax.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_p
 from mindjax.cells import Parameter, ParameterTuple
 from mindjax import cells, nn, ops
 from mindjax.transforms.jit import jit
+from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
+from mindjax import amp, train
+from mindjax.train import Model
 
 __version__ = "0.1.0"
