@@ -1,0 +1,19 @@
+"""Datasets and transforms with ``mindspore.dataset``'s API, on grain.
+
+Example:
+    >>> import numpy as np
+    >>> import mindjax.dataset as ds
+    >>> data = ds.NumpySlicesDataset({"x": np.arange(6, dtype=np.float32)}, shuffle=False).batch(4)
+    >>> [b[0].shape for b in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+    [(4,), (2,)]
+"""
+from mindjax.dataset import config, transforms, vision
+from mindjax.dataset.cifar import Cifar10Dataset
+from mindjax.dataset.dataset import BatchInfo, Dataset
+from mindjax.dataset.image_folder import ImageFolderDataset
+from mindjax.dataset.iterators import DeviceIterator, TupleIterator
+from mindjax.dataset.mnist import MnistDataset
+from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
+
+__all__ = ["config", "transforms", "vision", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
+           "MnistDataset", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator"]

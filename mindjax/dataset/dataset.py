@@ -1,0 +1,364 @@
+"""``Dataset``: the node every source and operation derives from.
+
+A pipeline is a tree of these nodes. Nothing runs until an iterator is made;
+then the tree is translated into grain datasets, one epoch at a time, with
+seeds drawn from the dataset seed, the epoch and each node's position.
+Random-access pipelines become one ``grain.MapDataset`` spanning all epochs
+(read by grain's thread pool or its worker processes); pipelines over an
+iterable become ``grain.IterDataset`` chains.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Sequence
+
+import grain
+import numpy as np
+
+from mindjax.dataset import config
+from mindjax.dataset._grain import INFINITE, EpochChainIterDataset, EpochsMapDataset
+from mindjax.dataset.rows import BuildContext, Row, as_column_list, check_positive_int
+
+__all__ = ["Dataset", "BatchInfo"]
+
+
+class BatchInfo:
+    """What ``per_batch_map`` (and a callable batch size) learn about the batch being made.
+
+    Arguments:
+        batch_num: the batch number within the epoch.
+        epoch_num: the epoch number.
+    """
+
+    def __init__(self, batch_num: int, epoch_num: int) -> None:
+        self._batch_num = batch_num
+        self._epoch_num = epoch_num
+
+    def get_batch_num(self) -> int:
+        """The batch number within the epoch, from 0."""
+        return self._batch_num
+
+    def get_epoch_num(self) -> int:
+        """The epoch number, from 0."""
+        return self._epoch_num
+
+
+class _RootBuilder:
+    """Builds epoch ``e`` of a pipeline (picklable, so worker processes can rebuild it)."""
+
+    def __init__(self, node: "Dataset", seed: int, as_iter: bool) -> None:
+        self._node = node
+        self._seed = seed
+        self._as_iter = as_iter
+
+    def __call__(self, epoch: int) -> Any:
+        built = self._node._build(BuildContext(self._seed, (int(epoch),)), ())
+        if self._as_iter:
+            return as_iter_dataset(built)
+        return built
+
+
+def as_iter_dataset(ds: Any) -> grain.IterDataset:
+    """A grain dataset as an ``IterDataset`` (read in order on one thread)."""
+    if isinstance(ds, grain.MapDataset):
+        return ds.to_iter_dataset(grain.ReadOptions(num_threads=1, prefetch_buffer_size=1))
+    return ds
+
+
+class Dataset:
+    """Base of every dataset: the MindSpore operations and iterators.
+
+    Arguments:
+        children: the input datasets.
+        num_parallel_workers: workers asked for by this node, or ``None``.
+        python_multiprocessing: whether this node asks for worker processes.
+    """
+
+    _name = "Dataset"
+    # map and batch default to the configured worker count, sources to one (as in MindSpore).
+    _workers_from_config = False
+
+    def __init__(self, children: Sequence["Dataset"] = (), num_parallel_workers: int | None = None,
+                 python_multiprocessing: bool = False) -> None:
+        self.children = list(children)
+        self.num_parallel_workers = check_positive_int(num_parallel_workers, self._name, "num_parallel_workers")
+        self.python_multiprocessing = bool(python_multiprocessing)
+        self._counted_size: int | None = None
+
+    # -- what each node defines ------------------------------------------------------------
+    def _columns(self) -> list[str]:
+        raise NotImplementedError
+
+    def _size(self) -> int | None:
+        """Rows per epoch: an int, ``INFINITE``, or ``None`` when only reading tells."""
+        raise NotImplementedError
+
+    def _mappable(self) -> bool:
+        return all(c._mappable() for c in self.children)
+
+    def _build(self, ctx: BuildContext, path: tuple[int, ...]) -> Any:
+        """This node as a grain dataset (``MapDataset`` when :meth:`_mappable`)."""
+        raise NotImplementedError
+
+    def _build_child(self, i: int, ctx: BuildContext, path: tuple[int, ...], as_iter: bool = False) -> Any:
+        built = self.children[i]._build(ctx, path + (i,))
+        return as_iter_dataset(built) if as_iter else built
+
+    # -- information -----------------------------------------------------------------------
+    def get_col_names(self) -> list[str]:
+        """The column names, in order."""
+        return list(self._columns())
+
+    def get_dataset_size(self) -> int:
+        """Rows (or batches, after ``batch``) in one epoch; -1 for an endless ``repeat``.
+
+        Sizes follow from the sources through every operation; a pipeline over an
+        iterable without ``len`` is read once to count.
+        """
+        size = self._size()
+        if size is None:
+            if self._counted_size is None:
+                self._counted_size = sum(1 for _ in as_iter_dataset(self._build(self._context(0), ())))
+            size = self._counted_size
+        return -1 if size >= INFINITE else int(size)
+
+    def get_batch_size(self) -> int:
+        """The batch size of the last ``batch`` in the pipeline (1 without one)."""
+        for node in self._walk():
+            if hasattr(node, "batch_size"):
+                return int(node.batch_size)
+        return 1
+
+    def get_repeat_count(self) -> int:
+        """The count of the last ``repeat`` in the pipeline (1 without one)."""
+        for node in self._walk():
+            if hasattr(node, "repeat_count"):
+                return int(node.repeat_count)
+        return 1
+
+    def _first_row(self) -> Row:
+        built = as_iter_dataset(self._build(self._context(0), ()))
+        it = iter(built)
+        try:
+            return next(it)
+        except StopIteration:
+            raise RuntimeError(f"For '{self._name}', the dataset is empty, so it has no output shapes") from None
+        finally:
+            it.close()
+
+    def output_shapes(self, estimate: bool = False) -> list[list[int]]:
+        """The shape of each column in the first row (batch)."""
+        del estimate
+        return [list(np.shape(x)) for x in self._first_row()]
+
+    def output_types(self) -> list[np.dtype]:
+        """The numpy dtype of each column in the first row (batch)."""
+        return [np.asarray(x).dtype for x in self._first_row()]
+
+    def _walk(self) -> Iterator["Dataset"]:
+        yield self
+        for child in self.children:
+            yield from child._walk()
+
+    # -- operations ------------------------------------------------------------------------
+    def map(self, operations: Any, input_columns: Any = None, output_columns: Any = None,
+            num_parallel_workers: int | None = None, python_multiprocessing: bool = False,
+            **kwargs: Any) -> "Dataset":
+        """Apply ``operations`` in order to ``input_columns``; name the results ``output_columns``.
+
+        Arguments:
+            operations: a callable or list of callables (transforms or Python functions).
+            input_columns: columns passed to the first operation (default: the first column).
+            output_columns: names of the last operation's outputs (default: ``input_columns``).
+                When the counts match, outputs replace inputs in place; otherwise the
+                outputs come first, then the untouched columns.
+            num_parallel_workers: threads (or processes) for this pipeline.
+            python_multiprocessing: run the pipeline in worker processes.
+
+        Returns:
+            The mapped dataset.
+        """
+        from mindjax.dataset.ops import MapNode
+
+        return MapNode(self, operations, input_columns, output_columns, num_parallel_workers,
+                       python_multiprocessing)
+
+    def batch(self, batch_size: int, drop_remainder: bool = False, num_parallel_workers: int | None = None,
+              per_batch_map: Callable[..., Any] | None = None, input_columns: Any = None,
+              output_columns: Any = None, python_multiprocessing: bool = False, **kwargs: Any) -> "Dataset":
+        """Stack ``batch_size`` consecutive rows per column.
+
+        Arguments:
+            batch_size: rows per batch.
+            drop_remainder: drop a last, short batch.
+            num_parallel_workers: threads (or processes) for this pipeline.
+            per_batch_map: ``f(*column_lists, BatchInfo) -> tuple of column lists``, applied first.
+            input_columns: the columns given to ``per_batch_map`` (default: all).
+            output_columns: names of ``per_batch_map``'s outputs (default: ``input_columns``).
+            python_multiprocessing: run the pipeline in worker processes.
+
+        Returns:
+            The batched dataset.
+        """
+        from mindjax.dataset.ops import BatchNode
+
+        return BatchNode(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
+                         input_columns, output_columns, python_multiprocessing)
+
+    def shuffle(self, buffer_size: int) -> "Dataset":
+        """Shuffle rows within a window of ``buffer_size`` (a full shuffle when it covers the data).
+
+        Each epoch is shuffled differently; the same seed gives the same orders.
+        """
+        from mindjax.dataset.ops import ShuffleNode
+
+        return ShuffleNode(self, buffer_size)
+
+    def repeat(self, count: int | None = None) -> "Dataset":
+        """Repeat the data ``count`` times (``None`` or -1: endlessly), reshuffling each time."""
+        from mindjax.dataset.ops import RepeatNode
+
+        return RepeatNode(self, count)
+
+    def take(self, count: int = -1) -> "Dataset":
+        """The first ``count`` rows (-1: all)."""
+        from mindjax.dataset.ops import TakeNode
+
+        return TakeNode(self, count)
+
+    def skip(self, count: int) -> "Dataset":
+        """All but the first ``count`` rows."""
+        from mindjax.dataset.ops import SkipNode
+
+        return SkipNode(self, count)
+
+    def project(self, columns: Any) -> "Dataset":
+        """Keep ``columns``, in the order given."""
+        from mindjax.dataset.ops import ProjectNode
+
+        return ProjectNode(self, columns)
+
+    def rename(self, input_columns: Any, output_columns: Any) -> "Dataset":
+        """Rename ``input_columns`` to ``output_columns``."""
+        from mindjax.dataset.ops import RenameNode
+
+        return RenameNode(self, input_columns, output_columns)
+
+    def concat(self, datasets: Any) -> "Dataset":
+        """This dataset followed by ``datasets`` (one or a list), with the same columns."""
+        from mindjax.dataset.ops import ConcatNode
+
+        others = datasets if isinstance(datasets, (list, tuple)) else [datasets]
+        return ConcatNode([self, *others])
+
+    def __add__(self, datasets: Any) -> "Dataset":
+        return self.concat(datasets)
+
+    def zip(self, datasets: Any) -> "Dataset":
+        """Rows of this dataset and ``datasets`` side by side (as long as the shortest)."""
+        from mindjax.dataset.ops import ZipNode
+
+        others = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
+        return ZipNode([self, *others])
+
+    def split(self, sizes: Sequence[int] | Sequence[float], randomize: bool = True) -> list["Dataset"]:
+        """Split into non-overlapping datasets of the given sizes (ints, or fractions summing to 1).
+
+        With ``randomize`` the rows are dealt by a permutation drawn from the
+        dataset seed; the split is the same in every epoch.
+        """
+        from mindjax.dataset.ops import split_dataset
+
+        return split_dataset(self, sizes, randomize)
+
+    # -- iteration -------------------------------------------------------------------------
+    def _context(self, epoch: int) -> BuildContext:
+        return BuildContext(config.get_seed(), (epoch,))
+
+    def _parallelism(self) -> tuple[int, bool]:
+        """(workers, use processes) for the whole pipeline, capped at the cores."""
+        asked = [n.num_parallel_workers or (config.get_num_parallel_workers() if n._workers_from_config else 1)
+                 for n in self._walk()]
+        workers = config.cap_workers(max(asked))
+        processes = workers > 1 and any(
+            n.python_multiprocessing and (n.num_parallel_workers or 1) > 1 for n in self._walk())
+        return workers, processes
+
+    def _grain_stream(self, num_epochs: int, mark_epochs: bool, seed: int | None = None,
+                      workers: int | None = None) -> tuple[grain.IterDataset, int | None]:
+        """All epochs as one grain ``IterDataset``, and the rows per epoch (``None``: marked instead)."""
+        if num_epochs is not None and num_epochs != -1:
+            check_positive_int(num_epochs, self._name, "num_epochs", allow_none=False)
+        epochs = None if num_epochs in (None, -1) else int(num_epochs)
+        seed = config.get_seed() if seed is None else seed
+        n_workers, processes = self._parallelism()
+        if workers is not None:
+            n_workers, processes = workers, False
+        prefetch = config.get_prefetch_size()
+        if self._mappable():
+            length = self._size()
+            assert length is not None
+            spanning = EpochsMapDataset(_RootBuilder(self, seed, as_iter=False), length, epochs)
+            if processes:
+                stream = spanning.to_iter_dataset(grain.ReadOptions(num_threads=1, prefetch_buffer_size=2))
+                stream = stream.mp_prefetch(grain.MultiprocessingOptions(
+                    num_workers=n_workers, per_worker_buffer_size=max(1, prefetch // n_workers)))
+            else:
+                stream = spanning.to_iter_dataset(
+                    grain.ReadOptions(num_threads=n_workers, prefetch_buffer_size=prefetch))
+            return stream, length
+        chain = EpochChainIterDataset(_RootBuilder(self, seed, as_iter=True), epochs, mark_epochs=mark_epochs)
+        stream = grain.experimental.ThreadPrefetchIterDataset(chain, prefetch_buffer_size=prefetch)
+        return stream, None
+
+    def create_tuple_iterator(self, columns: Any = None, num_epochs: int = -1, output_numpy: bool = False,
+                              do_copy: bool = True) -> "Any":
+        """An iterator of rows as lists of arrays (jax arrays unless ``output_numpy``).
+
+        Each ``for`` loop over it runs one epoch; ``num_epochs`` (-1: no limit)
+        bounds how many. ``get_state()``/``set_state()`` save and restore its
+        position exactly.
+
+        Arguments:
+            columns: the columns to return (default: all).
+            num_epochs: the number of epochs to run.
+            output_numpy: return numpy arrays instead of jax arrays.
+            do_copy: accepted for MindSpore compatibility.
+
+        Returns:
+            A :class:`~mindjax.dataset.iterators.TupleIterator`.
+        """
+        from mindjax.dataset.iterators import TupleIterator
+
+        return TupleIterator(self, columns, num_epochs, output_numpy, as_dict=False)
+
+    def create_dict_iterator(self, num_epochs: int = -1, output_numpy: bool = False,
+                             do_copy: bool = True) -> "Any":
+        """Like :meth:`create_tuple_iterator`, with each row a dict from column name to array."""
+        from mindjax.dataset.iterators import TupleIterator
+
+        return TupleIterator(self, None, num_epochs, output_numpy, as_dict=True)
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        return iter(self.create_tuple_iterator(num_epochs=1))
+
+    def device_iterator(self, sharding: Any = None, stack: int | None = None, num_epochs: int = -1,
+                        columns: Any = None, device_prefetch: int = 2) -> "Any":
+        """Batches placed on device ahead of use, for a training loop.
+
+        See :class:`~mindjax.dataset.iterators.DeviceIterator` for the arguments.
+        """
+        from mindjax.dataset.iterators import DeviceIterator
+
+        return DeviceIterator(self, sharding=sharding, stack=stack, num_epochs=num_epochs, columns=columns,
+                              device_prefetch=device_prefetch)
+
+    def __repr__(self) -> str:
+        return f"{self._name}(columns={self.get_col_names()})"
+
+
+def ceil_div(a: int, b: int) -> int:
+    """``ceil(a / b)`` for ints (keeps ``INFINITE``)."""
+    if a >= INFINITE:
+        return INFINITE
+    return -(-a // b)
+

@@ -1,0 +1,155 @@
+"""``MnistDataset``: the standard idx files, plain or gzipped.
+
+Headers are checked when the dataset is made (magic number, dimensions,
+counts, and for plain files the size); the pixels are read on first use,
+memory-mapped for plain files, so worker processes start cheaply.
+"""
+from __future__ import annotations
+
+import gzip
+import os
+from typing import Any
+
+import numpy as np
+
+from mindjax.dataset.sources import MappableSourceDataset
+
+__all__ = ["MnistDataset", "read_idx_header"]
+
+_IMAGES_MAGIC = 2051
+_LABELS_MAGIC = 2049
+_PREFIX = {"train": "train", "test": "t10k"}
+
+
+def _open(path: str) -> Any:
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+
+
+def read_idx_header(path: str, magic: int, ndim: int) -> tuple[int, ...]:
+    """The dimensions in an idx file's header, checked against ``magic`` and ``ndim``.
+
+    Raises:
+        ValueError: naming the file, when the header is short or wrong.
+    """
+    size = 4 + 4 * ndim
+    try:
+        with _open(path) as f:
+            head = f.read(size)
+    except (OSError, EOFError) as err:
+        raise ValueError(f"For 'MnistDataset', cannot read idx header of '{path}': {err}") from err
+    if len(head) < size:
+        raise ValueError(f"For 'MnistDataset', '{path}' is too short for an idx header: {len(head)} of {size} bytes")
+    found = int.from_bytes(head[:4], "big")
+    if found != magic:
+        raise ValueError(f"For 'MnistDataset', '{path}' has a malformed idx header: magic number {found}, "
+                         f"expected {magic}")
+    return tuple(int.from_bytes(head[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
+
+
+def _find(dataset_dir: str, name: str) -> str:
+    for candidate in (name, name + ".gz"):
+        path = os.path.join(dataset_dir, candidate)
+        if os.path.isfile(path):
+            return path
+    raise ValueError(f"For 'MnistDataset', '{os.path.join(dataset_dir, name)}' (or '.gz') is missing")
+
+
+class _IdxPair:
+    """One images file and its labels file."""
+
+    def __init__(self, images: str, labels: str) -> None:
+        self.images, self.labels = images, labels
+        n, rows, cols = read_idx_header(images, _IMAGES_MAGIC, 3)
+        (m,) = read_idx_header(labels, _LABELS_MAGIC, 1)
+        if n != m:
+            raise ValueError(f"For 'MnistDataset', '{images}' holds {n} images but '{labels}' holds {m} labels")
+        self.n, self.shape = n, (rows, cols)
+        for path, header, per_sample in ((images, 16, rows * cols), (labels, 8, 1)):
+            if not path.endswith(".gz"):
+                actual = os.path.getsize(path) - header
+                if actual < n * per_sample:
+                    raise ValueError(f"For 'MnistDataset', '{path}' is truncated: {actual} data bytes, its header "
+                                     f"promises {n * per_sample}; sample index {actual // max(per_sample, 1)} "
+                                     "is the first incomplete one")
+
+    def load(self) -> tuple[np.ndarray, np.ndarray]:
+        rows, cols = self.shape
+        images = self._data(self.images, 16, self.n * rows * cols).reshape(self.n, rows, cols, 1)
+        labels = self._data(self.labels, 8, self.n)
+        return images, labels
+
+    @staticmethod
+    def _data(path: str, offset: int, count: int) -> np.ndarray:
+        if not path.endswith(".gz"):
+            return np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=(count,))
+        with gzip.open(path, "rb") as f:
+            raw = f.read()
+        data = np.frombuffer(raw, dtype=np.uint8, offset=offset)
+        if data.size < count:
+            raise ValueError(f"For 'MnistDataset', '{path}' is truncated: {data.size} data bytes, its header "
+                             f"promises {count}")
+        return data[:count]
+
+
+class _MnistReader:
+    """Random access over one or more idx pairs; arrays are loaded per process on first use."""
+
+    def __init__(self, pairs: list[_IdxPair]) -> None:
+        self.pairs = pairs
+        self.offsets = np.cumsum([0] + [p.n for p in pairs])
+        self._arrays: list[tuple[np.ndarray, np.ndarray]] | None = None
+
+    def __len__(self) -> int:
+        return int(self.offsets[-1])
+
+    def __getitem__(self, idx: int) -> tuple[np.ndarray, np.ndarray]:
+        if self._arrays is None:
+            self._arrays = [p.load() for p in self.pairs]
+        k = int(np.searchsorted(self.offsets, idx, side="right")) - 1
+        images, labels = self._arrays[k]
+        i = idx - int(self.offsets[k])
+        return np.array(images[i]), np.array(labels[i], dtype=np.uint32)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Worker processes map or decompress the files themselves.
+        state = self.__dict__.copy()
+        state["_arrays"] = None
+        return state
+
+
+class MnistDataset(MappableSourceDataset):
+    """MNIST from its idx files: columns ``image`` (uint8, (28, 28, 1)) and ``label`` (uint32 scalar).
+
+    Arguments:
+        dataset_dir: the folder with ``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
+            ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte`` (each may end in ``.gz``).
+        usage: ``'train'``, ``'test'`` or ``'all'`` (default: all, train first).
+        num_samples: rows to read (per shard).
+        num_parallel_workers: workers (capped at the cores).
+        shuffle: shuffle (default ``True``).
+        sampler: not supported.
+        num_shards: number of shards...
+        shard_id: ...and the one to read.
+        cache: not supported (must be ``None``).
+    """
+
+    _name = "MnistDataset"
+
+    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, sampler: Any = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None) -> None:
+        super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id, sampler)
+        if cache is not None:
+            raise ValueError("For 'MnistDataset', 'cache' is not supported")
+        if not isinstance(dataset_dir, (str, os.PathLike)) or not os.path.isdir(dataset_dir):
+            raise ValueError(f"For 'MnistDataset', dataset_dir '{dataset_dir}' does not exist or is not a directory")
+        usage = "all" if usage is None else usage
+        if usage not in ("train", "test", "all"):
+            raise ValueError(f"For 'MnistDataset', 'usage' must be 'train', 'test' or 'all', got {usage!r}")
+        parts = ["train", "test"] if usage == "all" else [usage]
+        directory = os.fspath(dataset_dir)
+        pairs = [_IdxPair(_find(directory, f"{_PREFIX[p]}-images-idx3-ubyte"),
+                          _find(directory, f"{_PREFIX[p]}-labels-idx1-ubyte")) for p in parts]
+        self.dataset_dir, self.usage = directory, usage
+        self._reader = _MnistReader(pairs)
+        self._column_names = ["image", "label"]

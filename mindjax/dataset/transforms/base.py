@@ -1,0 +1,61 @@
+"""``Transform``: the base of every dataset transform.
+
+A transform runs on numpy arrays (or Pillow images) one sample at a time,
+inside grain's threads or worker processes. Random transforms draw from the
+generator the pipeline passes in (derived from the dataset seed, the epoch
+and the row), so the same seed gives the same augmentations, in any number
+of workers and after a resume. Called directly, they draw from a generator
+seeded once from the dataset seed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Transform", "RandomTransform"]
+
+_eager_rng: np.random.Generator | None = None
+
+
+def _default_rng() -> np.random.Generator:
+    global _eager_rng
+    if _eager_rng is None:
+        from mindjax.dataset import config
+
+        _eager_rng = np.random.default_rng(config.get_seed())
+    return _eager_rng
+
+
+class Transform:
+    """Base class: subclasses implement ``_apply(*columns, rng)``.
+
+    Calling a transform applies it eagerly: ``Normalize(...)(image)``.
+    """
+
+    def _is_random(self) -> bool:
+        return False
+
+    def _apply(self, *args: Any, rng: np.random.Generator | None) -> Any:
+        raise NotImplementedError
+
+    def __call__(self, *args: Any) -> Any:
+        return self._apply(*args, rng=_default_rng() if self._is_random() else None)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        return f"{type(self).__name__}({fields})"
+
+
+class RandomTransform(Transform):
+    """Base of transforms that draw random numbers."""
+
+    def _is_random(self) -> bool:
+        return True
+
+
+def call_transform(op: Any, args: tuple[Any, ...], rng: np.random.Generator | None) -> Any:
+    """Apply a transform (with ``rng``) or a plain callable to ``args``."""
+    if isinstance(op, Transform):
+        return op._apply(*args, rng=rng if rng is not None or not op._is_random() else _default_rng())
+    return op(*args)

@@ -1,0 +1,287 @@
+"""Image transforms on numpy arrays (HWC uint8 or float) with Pillow for decoding and resizing.
+
+Names, arguments and defaults follow ``mindspore.dataset.vision``.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Any, Sequence
+
+import numpy as np
+
+from mindjax.dataset.image_folder import decode_image
+from mindjax.dataset.transforms.base import RandomTransform, Transform
+
+__all__ = ["Inter", "Border", "Decode", "Resize", "CenterCrop", "RandomCrop", "RandomHorizontalFlip",
+           "RandomVerticalFlip", "Normalize", "Rescale", "HWC2CHW", "ToTensor"]
+
+
+class Inter(enum.IntEnum):
+    """Interpolation modes."""
+
+    NEAREST = 0
+    LINEAR = 1
+    BILINEAR = 1
+    CUBIC = 2
+    BICUBIC = 2
+    AREA = 3
+    PILCUBIC = 4
+    ANTIALIAS = 5
+
+
+class Border(str, enum.Enum):
+    """Padding modes."""
+
+    CONSTANT = "constant"
+    EDGE = "edge"
+    REFLECT = "reflect"
+    SYMMETRIC = "symmetric"
+
+
+def _pil_filter(inter: Inter) -> int:
+    from PIL import Image
+
+    return {Inter.NEAREST: Image.NEAREST, Inter.LINEAR: Image.BILINEAR, Inter.CUBIC: Image.BICUBIC,
+            Inter.AREA: Image.BOX, Inter.PILCUBIC: Image.BICUBIC, Inter.ANTIALIAS: Image.LANCZOS}[Inter(inter)]
+
+
+def _image(img: Any, who: str) -> np.ndarray:
+    """A numpy HW or HWC image (Pillow images are converted)."""
+    arr = np.asarray(img)
+    if arr.ndim not in (2, 3):
+        raise ValueError(f"For '{who}', expected an image of shape (H, W) or (H, W, C), got {arr.shape}")
+    return arr
+
+
+def _size_pair(size: Any, who: str) -> tuple[int, int]:
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool) and size > 0:
+        return int(size), int(size)
+    if isinstance(size, (list, tuple)) and len(size) == 2 and all(
+            isinstance(s, (int, np.integer)) and s > 0 for s in size):
+        return int(size[0]), int(size[1])
+    raise ValueError(f"For '{who}', 'size' must be a positive int or a (height, width) pair, got {size!r}")
+
+
+def _resize(img: np.ndarray, height: int, width: int, inter: Inter) -> np.ndarray:
+    from PIL import Image
+
+    resample = _pil_filter(inter)
+    if img.dtype == np.uint8 and (img.ndim == 2 or img.shape[2] in (1, 3, 4)):
+        squeeze = img.ndim == 3 and img.shape[2] == 1
+        src = img[..., 0] if squeeze else img
+        out = np.asarray(Image.fromarray(src).resize((width, height), resample))
+        return out[..., None] if squeeze else out
+    channels = [img] if img.ndim == 2 else [img[..., c] for c in range(img.shape[2])]
+    resized = [np.asarray(Image.fromarray(c.astype(np.float32), mode="F").resize((width, height), resample))
+               for c in channels]
+    out = resized[0] if img.ndim == 2 else np.stack(resized, axis=-1)
+    return out.astype(img.dtype) if img.dtype.kind == "f" else np.clip(np.rint(out), 0, None).astype(img.dtype)
+
+
+class Decode(Transform):
+    """Decode JPEG/PNG/... bytes to an RGB (H, W, 3) uint8 array (a Pillow image when ``to_pil``)."""
+
+    def __init__(self, to_pil: bool = False) -> None:
+        self.to_pil = bool(to_pil)
+
+    def _apply(self, data: Any, rng: Any = None) -> Any:
+        if not isinstance(data, (bytes, np.ndarray)):
+            raise TypeError(f"For 'Decode', expected encoded bytes as a uint8 array, got {type(data).__name__}")
+        raw = np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data
+        if raw.ndim != 1:
+            raise ValueError(f"For 'Decode', expected a 1-D array of encoded bytes, got shape {raw.shape}")
+        image = decode_image(raw, "the input")
+        if self.to_pil:
+            from PIL import Image
+
+            return Image.fromarray(image)
+        return image
+
+
+class Resize(Transform):
+    """Resize to ``size``: an int sets the shorter side (keeping the aspect ratio), a pair is (height, width)."""
+
+    def __init__(self, size: Any, interpolation: Inter = Inter.LINEAR) -> None:
+        if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+            if size <= 0:
+                raise ValueError(f"For 'Resize', 'size' must be positive, got {size}")
+        else:
+            _size_pair(size, "Resize")
+        self.size, self.interpolation = size, Inter(interpolation)
+
+    def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
+        img = _image(img, "Resize")
+        h, w = img.shape[:2]
+        if isinstance(self.size, (int, np.integer)):
+            s = int(self.size)
+            height, width = (s, int(s * w / h)) if h <= w else (int(s * h / w), s)
+        else:
+            height, width = _size_pair(self.size, "Resize")
+        return _resize(img, height, width, self.interpolation)
+
+
+def _pad(img: np.ndarray, top: int, bottom: int, left: int, right: int, fill: Any, mode: Border) -> np.ndarray:
+    widths = [(top, bottom), (left, right)] + [(0, 0)] * (img.ndim - 2)
+    if Border(mode) == Border.CONSTANT:
+        if img.ndim == 3 and isinstance(fill, (tuple, list)):
+            return np.stack([np.pad(img[..., c], widths[:2], constant_values=fill[c]) for c in range(img.shape[2])],
+                            axis=-1)
+        return np.pad(img, widths, constant_values=fill)
+    return np.pad(img, widths, mode=Border(mode).value)
+
+
+class CenterCrop(Transform):
+    """Crop the centre to ``size`` (zero-padding an image smaller than that)."""
+
+    def __init__(self, size: Any) -> None:
+        self.size = _size_pair(size, "CenterCrop")
+
+    def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
+        img = _image(img, "CenterCrop")
+        ch, cw = self.size
+        h, w = img.shape[:2]
+        if h < ch or w < cw:
+            ph, pw = max(ch - h, 0), max(cw - w, 0)
+            img = _pad(img, ph // 2, ph - ph // 2, pw // 2, pw - pw // 2, 0, Border.CONSTANT)
+            h, w = img.shape[:2]
+        top = int(round((h - ch) / 2.0))
+        left = int(round((w - cw) / 2.0))
+        return np.ascontiguousarray(img[top:top + ch, left:left + cw])
+
+
+def _padding4(padding: Any) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) from an int, a pair (left/right, top/bottom) or a 4-sequence."""
+    if isinstance(padding, (int, np.integer)):
+        p = int(padding)
+        return p, p, p, p
+    if isinstance(padding, (list, tuple)) and len(padding) == 2:
+        return int(padding[0]), int(padding[1]), int(padding[0]), int(padding[1])
+    if isinstance(padding, (list, tuple)) and len(padding) == 4:
+        return tuple(int(p) for p in padding)  # type: ignore[return-value]
+    raise ValueError(f"For 'RandomCrop', 'padding' must be an int or a sequence of 2 or 4 ints, got {padding!r}")
+
+
+class RandomCrop(RandomTransform):
+    """Crop ``size`` at a random place, after optional padding.
+
+    Arguments:
+        size: an int or (height, width).
+        padding: padding added first: an int, (left/right, top/bottom) or (left, top, right, bottom).
+        pad_if_needed: pad an image smaller than ``size``.
+        fill_value: the constant for ``Border.CONSTANT`` (an int or an RGB triple).
+        padding_mode: a :class:`Border`.
+    """
+
+    def __init__(self, size: Any, padding: Any = None, pad_if_needed: bool = False, fill_value: Any = 0,
+                 padding_mode: Border = Border.CONSTANT) -> None:
+        self.size = _size_pair(size, "RandomCrop")
+        self.padding = None if padding is None else _padding4(padding)
+        self.pad_if_needed, self.fill_value, self.padding_mode = bool(pad_if_needed), fill_value, Border(padding_mode)
+
+    def _apply(self, img: Any, rng: np.random.Generator | None = None) -> np.ndarray:
+        img = _image(img, "RandomCrop")
+        if self.padding is not None:
+            left, top, right, bottom = self.padding
+            img = _pad(img, top, bottom, left, right, self.fill_value, self.padding_mode)
+        ch, cw = self.size
+        h, w = img.shape[:2]
+        if self.pad_if_needed and (h < ch or w < cw):
+            ph, pw = max(ch - h, 0), max(cw - w, 0)
+            img = _pad(img, ph // 2, ph - ph // 2, pw // 2, pw - pw // 2, self.fill_value, self.padding_mode)
+            h, w = img.shape[:2]
+        if h < ch or w < cw:
+            raise ValueError(f"For 'RandomCrop', crop size {self.size} is larger than the image {(h, w)}; "
+                             "set pad_if_needed=True or padding")
+        top = int(rng.integers(0, h - ch + 1))
+        left = int(rng.integers(0, w - cw + 1))
+        return np.ascontiguousarray(img[top:top + ch, left:left + cw])
+
+
+class RandomHorizontalFlip(RandomTransform):
+    """Mirror left-right with probability ``prob``."""
+
+    def __init__(self, prob: float = 0.5) -> None:
+        if not isinstance(prob, (int, float)) or not 0.0 <= prob <= 1.0:
+            raise ValueError(f"For 'RandomHorizontalFlip', 'prob' must be in [0, 1], got {prob!r}")
+        self.prob = float(prob)
+
+    def _apply(self, img: Any, rng: np.random.Generator | None = None) -> np.ndarray:
+        img = _image(img, "RandomHorizontalFlip")
+        return np.ascontiguousarray(img[:, ::-1]) if rng.random() < self.prob else img
+
+
+class RandomVerticalFlip(RandomTransform):
+    """Mirror top-bottom with probability ``prob``."""
+
+    def __init__(self, prob: float = 0.5) -> None:
+        if not isinstance(prob, (int, float)) or not 0.0 <= prob <= 1.0:
+            raise ValueError(f"For 'RandomVerticalFlip', 'prob' must be in [0, 1], got {prob!r}")
+        self.prob = float(prob)
+
+    def _apply(self, img: Any, rng: np.random.Generator | None = None) -> np.ndarray:
+        img = _image(img, "RandomVerticalFlip")
+        return np.ascontiguousarray(img[::-1]) if rng.random() < self.prob else img
+
+
+class Normalize(Transform):
+    """``(image - mean) / std`` per channel, as float32.
+
+    Arguments:
+        mean: one value per channel (pixel scale, e.g. 0-255 for uint8 images).
+        std: one positive value per channel.
+        is_hwc: channels last (else channels first).
+    """
+
+    def __init__(self, mean: Sequence[float], std: Sequence[float], is_hwc: bool = True) -> None:
+        mean_a = np.asarray(mean, dtype=np.float32).reshape(-1)
+        std_a = np.asarray(std, dtype=np.float32).reshape(-1)
+        if mean_a.size != std_a.size or mean_a.size == 0:
+            raise ValueError(f"For 'Normalize', 'mean' and 'std' must have the same non-zero length, "
+                             f"got {list(mean_a)} and {list(std_a)}")
+        if np.any(std_a <= 0):
+            raise ValueError(f"For 'Normalize', 'std' must be positive, got {list(std_a)}")
+        self.mean, self.std, self.is_hwc = list(map(float, mean_a)), list(map(float, std_a)), bool(is_hwc)
+        self._mean, self._inv_std = mean_a, (1.0 / std_a).astype(np.float32)
+
+    def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
+        img = _image(img, "Normalize").astype(np.float32)
+        channels = 1 if img.ndim == 2 else img.shape[-1 if self.is_hwc else 0]
+        if self._mean.size not in (1, channels):
+            raise ValueError(f"For 'Normalize', mean has {self._mean.size} values but the image has "
+                             f"{channels} channels")
+        shape = (-1,) if self.is_hwc or img.ndim == 2 else (-1, 1, 1)
+        return (img - self._mean.reshape(shape)) * self._inv_std.reshape(shape)
+
+
+class Rescale(Transform):
+    """``image * rescale + shift``, as float32."""
+
+    def __init__(self, rescale: float, shift: float) -> None:
+        self.rescale, self.shift = float(rescale), float(shift)
+
+    def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
+        return np.asarray(img).astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
+
+
+class HWC2CHW(Transform):
+    """(H, W, C) to (C, H, W); an (H, W) image becomes (1, H, W)."""
+
+    def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
+        img = _image(img, "HWC2CHW")
+        if img.ndim == 2:
+            return img[None]
+        return np.ascontiguousarray(img.transpose(2, 0, 1))
+
+
+class ToTensor(Transform):
+    """HWC image (uint8 or a Pillow image) to CHW float32 in [0, 1]."""
+
+    def __init__(self, output_type: Any = np.float32) -> None:
+        self.output_type = np.dtype(output_type)
+
+    def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
+        arr = _image(img, "ToTensor")
+        scale = 255.0 if arr.dtype == np.uint8 else 1.0
+        if arr.ndim == 2:
+            arr = arr[..., None]
+        return (arr.transpose(2, 0, 1).astype(np.float32) / scale).astype(self.output_type)
