@@ -1339,7 +1339,7 @@ def clip_by_global_norm(x: Sequence[Any], clip_norm: float = 1.0, use_norm: Any 
         raise ValueError("'use_norm' must be None")
     if not isinstance(x, (list, tuple)):
         x = (x,)
-    if float(clip_norm) <= 0:
+    if isinstance(clip_norm, (int, float)) and clip_norm <= 0:
         raise ValueError(f"'clip_norm' must be positive, got {clip_norm}")
     xs = [_arr(t) for t in x]
     total = jnp.sqrt(_builtin_sum(jnp.sum(jnp.square(t.astype(jnp.float32))) for t in xs))

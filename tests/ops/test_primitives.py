@@ -192,3 +192,30 @@ def test_same_padding_pools_match_mindspore_values():
     np.testing.assert_allclose(maxed, [[.12, .16, .18], [.32, .36, .38], [.42, .46, .48]], atol=1e-6)
     averaged = np.asarray(ops.AvgPool(3, 2, "same")(x))[0, 0]
     np.testing.assert_allclose(averaged, [[.06, .09, .12], [.21, .24, .27], [.36, .39, .42]], atol=1e-6)
+
+
+class _OpsNet(ms.nn.Cell):
+    """A Cell built from functional ops and Primitives, as MindSpore model code is."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = ms.Parameter(ms.Tensor(np.full((3, 2), 0.5, np.float32)), name="weight")
+        self.steps = ms.Parameter(ms.Tensor(np.zeros((), np.float32)), name="steps")
+        self.matmul = ops.MatMul().shard(((2, 1), (1, 1)))
+        self.reduce = ops.ReduceSum(keep_dims=False)
+
+    def construct(self, x):
+        h = ops.relu(self.matmul(x, self.weight))
+        h = ops.dropout(h, p=0.5, training=self.training)
+        ops.assign(self.steps, self.steps + 1)
+        return self.reduce(h, 1)
+
+
+def test_ops_run_inside_a_cell_in_both_modes(mode):
+    net = _OpsNet()
+    x = np.ones((4, 3), np.float32)
+    np.testing.assert_allclose(np.asarray(net(x)), np.full(4, 3.0), rtol=1e-6)
+    net.set_train(True)
+    out = np.asarray(net(x))
+    assert set(np.round(out, 5).tolist()) <= {0.0, 3.0, 6.0}
+    assert float(net.steps.asnumpy()) == 2.0
