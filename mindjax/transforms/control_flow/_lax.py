@@ -419,8 +419,6 @@ def cond(pred: Any, branches: Sequence[Callable[..., Sequence[Any]]], state: Seq
             if name == "_mj_ret" and (_is_undef(a) or _is_undef(b)):
                 specs.append(b if _is_undef(a) else a)   # the flag `_mj_done` guards it
                 continue
-            if name.startswith("_mj_") and name != "_mj_ret":
-                raise AssertionError(f"internal flag {name} did not join: {err}") from None
             message = (f"{err} of the `{what}` at {info} whose condition is a tensor; in GRAPH "
                        f"mode both branches must give it the same type and shape")
             if name == "_mj_ret":
