@@ -3,6 +3,8 @@
 Expected values marked "measured" were produced by mindspore 2.10 on the 5x5
 input ``arange(25)`` (see tests/parity for the live comparison).
 """
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -161,3 +163,11 @@ def test_pools_reject_wrong_rank_naming_the_cell_path(mode):
     with pytest.raises(ValueError, match=r"For 'MaxPool2d' at 'pool', expected input of rank 3 or 4 "
                                          r".*got shape \(2, 4\)"):
         Net()(_x((2, 4)))
+
+
+@pytest.mark.parametrize("pool", [nn.MaxPool2d(kernel_size=2, stride=2), nn.AvgPool2d(kernel_size=2, stride=2),
+                                  nn.MaxPool2d(kernel_size=3, stride=1, pad_mode="same")])
+def test_pooling_is_differentiable_under_jit(pool):
+    x = jnp.arange(16.0).reshape(1, 1, 4, 4)
+    g = jax.jit(jax.grad(lambda v: pool(v).sum()))(x)
+    assert g.shape == x.shape and float(g.sum()) > 0

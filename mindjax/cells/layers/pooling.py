@@ -129,9 +129,11 @@ def _reduce(x: Any, wins: Sequence[_Window], axes: Sequence[int], init: Any,
 
 
 def _lowest(dtype: Any) -> Any:
+    # A numpy scalar, not a jax array: lax.reduce_window only recognises (and can
+    # differentiate) the max monoid when the init value is concrete at trace time.
     if jnp.issubdtype(dtype, jnp.floating):
-        return jnp.array(-jnp.inf, dtype)
-    return jnp.array(jnp.iinfo(dtype).min, dtype)
+        return np.array(-np.inf, dtype)
+    return np.array(jnp.iinfo(dtype).min, dtype)
 
 
 def _max_pool(x: Any, wins: Sequence[_Window], axes: Sequence[int]) -> Any:
@@ -140,7 +142,7 @@ def _max_pool(x: Any, wins: Sequence[_Window], axes: Sequence[int]) -> Any:
 
 def _avg_pool(x: Any, wins: Sequence[_Window], axes: Sequence[int], include_pad: bool,
               divisor_override: int | None) -> Any:
-    total = _reduce(x, wins, axes, jnp.array(0, x.dtype), jax.lax.add)
+    total = _reduce(x, wins, axes, np.array(0, x.dtype), jax.lax.add)
     if divisor_override:
         return total / jnp.asarray(divisor_override, x.dtype)
     divisor = np.ones(())
