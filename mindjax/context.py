@@ -143,6 +143,8 @@ _PARALLEL_DEFAULTS: dict[str, Any] = {
     "memory_budget_bytes": None,
 }
 _PARALLEL: dict[str, Any] = dict(_PARALLEL_DEFAULTS)
+# Keys the user set since the last reset: an unset device_num means "every device JAX sees".
+_PARALLEL_SET: set[str] = set()
 _SEARCH_MODES = ("sharding_propagation", "recursive_programming", "dynamic_programming")
 
 
@@ -176,6 +178,7 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
             raise ValueError(f"For 'set_auto_parallel_context', '{key}' must be a positive int, "
                              f"got {value!r}")
         _PARALLEL[key] = value
+        _PARALLEL_SET.add(key)
 
 
 def get_auto_parallel_context(attr_key: str) -> Any:
@@ -189,3 +192,4 @@ def reset_auto_parallel_context() -> None:
     """Restore every parallel setting to its default."""
     _PARALLEL.clear()
     _PARALLEL.update(_PARALLEL_DEFAULTS)
+    _PARALLEL_SET.clear()
