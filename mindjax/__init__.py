@@ -23,6 +23,8 @@ from mindjax import cells, nn, ops
 from mindjax.transforms.jit import jit
 from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
 from mindjax import amp, train
+from mindjax import communication, parallel
+from mindjax.parallel import Layout, shard
 from mindjax.train import Model
 
 __version__ = "0.1.0"

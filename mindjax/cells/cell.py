@@ -351,6 +351,21 @@ class Cell:
         bump_structure_version()
         return self
 
+    def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None,
+              device: str = "Ascend", level: int = 0) -> None:
+        """Lay out this Cell's inputs, outputs and Parameters (semi-auto and auto parallel).
+
+        Arguments:
+            in_strategy: per input, a tuple of split counts, a Layout, or None
+                (data parallel), e.g. ``((2, 1),)``.
+            out_strategy: the same per output, or None.
+            parameter_plan: ``{parameter name: strategy}`` (``"self.fc1.weight"`` works).
+            device, level: accepted for MindSpore compatibility.
+        """
+        from mindjax.parallel.shard import shard_cell  # lazy: parallel sits above cells
+
+        shard_cell(self, in_strategy, out_strategy, parameter_plan)
+
     # -- calling ---------------------------------------------------------------
     def construct(self, *inputs: Any, **kwargs: Any) -> Any:
         """The forward computation; every subclass defines it."""
@@ -421,7 +436,9 @@ class Cell:
         children = self.name_cells()
         if not children:
             return f"{type(self).__name__}({extra})"
-        lines = [f"{type(self).__name__}({extra}" if extra else f"{type(self).__name__}("]
+        lines = [f"{type(self).__name__}("]
+        if extra:
+            lines.append("  " + extra.replace("\n", "\n  "))
         for name, cell in children.items():
             sub = repr(cell).replace("\n", "\n  ")
             lines.append(f"  ({name}): {sub}")

@@ -21,7 +21,8 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import functools
+from typing import Any, Callable, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -43,6 +44,22 @@ __all__ = [
 ]
 
 _arr = F._arr
+
+
+# Set by mindjax.parallel: ``hook(prim, call, args, kwargs)`` applies a recorded strategy
+# (as sharding constraints on the op's inputs and outputs) in the parallel modes that use it.
+_STRATEGY_HOOK: list[Any] = [None]
+
+
+def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(call)
+    def wrapped(self: "Primitive", *args: Any, **kwargs: Any) -> Any:
+        hook = _STRATEGY_HOOK[0]
+        if hook is None or (self.in_strategy is None and self.out_strategy is None):
+            return call(self, *args, **kwargs)
+        return hook(self, call, args, kwargs)
+    wrapped._applies_strategy = True  # type: ignore[attr-defined]
+    return wrapped
 
 
 def _is_layout(obj: Any) -> bool:
@@ -72,6 +89,12 @@ class Primitive:
         self.attrs: dict[str, Any] = {}
         self.in_strategy: tuple[Any, ...] | None = None
         self.out_strategy: tuple[Any, ...] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None and not getattr(call, "_applies_strategy", False):
+            cls.__call__ = _applying_strategy(call)  # type: ignore[method-assign]
 
     def __call__(self, *args: Any) -> Any:
         raise NotImplementedError(f"For '{self.name}', this Primitive has no implementation")

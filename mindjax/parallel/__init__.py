@@ -1,5 +1,10 @@
-"""``mindjax.parallel``: the device mesh, Layout, strategies as shardings, data and semi-auto parallel."""
-from mindjax.parallel import mesh
-from mindjax.parallel.mesh import *  # noqa: F401,F403
+"""``mindjax.parallel``: the device mesh, Layout, strategies as shardings, data and semi-auto parallel.
 
-__all__ = list(mesh.__all__)
+Importing it installs the strategy hook of ``ops`` Primitives (see :mod:`.shard`).
+"""
+from mindjax.parallel import layout, mesh, shard as _shard_module, strategy
+from mindjax.parallel.layout import Layout
+from mindjax.parallel.mesh import *  # noqa: F401,F403
+from mindjax.parallel.shard import place, shard, shard_cell, strategies_active
+
+__all__ = ["Layout", "shard", "shard_cell", "place", "strategies_active"] + list(mesh.__all__)
