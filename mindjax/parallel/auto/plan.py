@@ -1,0 +1,433 @@
+"""The chosen plan: Parameter layouts, constraints on intermediate values, and running it.
+
+A :class:`Plan` holds, for a traced network, a PartitionSpec for every
+Parameter and data input and a ``with_sharding_constraint`` for every
+intermediate value (and for each use whose layout differs from its
+producer's). Running the plan evaluates the traced program with those
+constraints inside whatever ``jax.jit`` is tracing it; GSPMD partitions the
+result. :class:`AutoParallelCell` wraps a network so that every call
+(including inside ``TrainOneStepCell`` and ``Model``) runs its plan.
+
+Example:
+    >>> mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(1, 8), ("dp", "mp"))
+    >>> net = auto_parallel(MLP(), x, mesh=mesh)        # doctest: +SKIP
+    >>> get_strategy(net)["parameters"]["fc1.weight"]     # doctest: +SKIP
+    "PartitionSpec('mp', None)"
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, Sequence
+
+import jax
+import numpy as np
+from jax.extend import core as jcore
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+from mindjax import context
+from mindjax.cells.cell import Cell
+from mindjax.parallel.auto.annotate import primitive_constraints
+from mindjax.parallel.auto.cost import CostModel
+from mindjax.parallel.auto.graph import TracedProgram, run_program, trace_cell
+from mindjax.parallel.auto.rules import Spec, spec_to_split
+from mindjax.parallel.auto.search import SearchGraph, SearchResult, build_graph, search
+
+__all__ = ["Plan", "search_plan", "AutoParallelCell", "auto_parallel", "get_strategy", "default_mesh"]
+
+_KEY_OPS = ("dot_general", "conv_general_dilated", "gather", "reduce_sum", "reduce_max",
+            "sharding_constraint")
+
+
+def default_mesh(device_num: int | None = None) -> Mesh:
+    """A mesh over ``device_num`` devices (default: the context's, else all) for the search.
+
+    The device count is factored into axes of size 2 (``d0``, ``d1`` ...; odd
+    factors form one last axis), so that the search may split an op's
+    dimensions by any power of two, as MindSpore's recursive partition does.
+    A mesh built by the parallel context, when there is one, is used instead.
+    """
+    from mindjax.parallel.auto import _adapter
+
+    found = _adapter.context_mesh()
+    if found is not None:
+        return found
+    devices = jax.devices()
+    n = device_num or (context.get_auto_parallel_context("device_num") or 1)
+    n = len(devices) if n <= 1 else n
+    sizes = []
+    rest = n
+    while rest % 2 == 0 and rest > 1:
+        sizes.append(2)
+        rest //= 2
+    if rest > 1:
+        sizes.append(rest)
+    sizes = sizes or [1]
+    names = tuple(f"d{k}" for k in range(len(sizes)))
+    return Mesh(np.array(devices[:n]).reshape(sizes), names)
+
+
+@dataclasses.dataclass
+class Plan:
+    """The result of the search for one network and input signature.
+
+    Attributes:
+        mesh: the device mesh.
+        program: the traced program the plan is for.
+        graph: the search graph.
+        result: the chosen strategies and modelled costs.
+        search_mode: the search that ran: ``"recursive_programming"``, or
+            ``"sharding_propagation"`` when there were annotations to propagate.
+        search_seconds: how long the search took (tracing excluded).
+        param_specs: a PartitionSpec per Parameter name.
+        input_specs: a PartitionSpec per flat call input.
+        value_specs: the constraint put on each intermediate jaxpr variable.
+        use_specs: constraints put on single uses ``(eqn index, operand index)``
+            whose layout differs from their producer's.
+        memory_budget: the per-device budget searched under (None: none).
+    """
+
+    mesh: Mesh
+    program: TracedProgram
+    graph: SearchGraph
+    result: SearchResult
+    search_mode: str
+    search_seconds: float
+    param_specs: dict[str, PartitionSpec]
+    input_specs: list[PartitionSpec]
+    value_specs: dict[Any, PartitionSpec]
+    use_specs: dict[tuple[int, int], PartitionSpec]
+    memory_budget: float | None = None
+
+    @property
+    def fits_budget(self) -> bool:
+        """Whether the modelled per-device memory is within the budget."""
+        return self.memory_budget is None or self.result.memory_bytes <= self.memory_budget
+
+    def op_strategies(self) -> list[dict[str, Any]]:
+        """Per key op (matmuls, convolutions, gathers, reductions, constraints) its strategy.
+
+        Returns:
+            dicts with ``op`` (the Cell path and primitive), ``strategy``
+            (MindSpore's split counts per operand), ``inputs`` and ``output``
+            (PartitionSpecs, partial-sum axes noted).
+        """
+        rows = []
+        sizes = dict(self.mesh.shape)
+        seen: dict[str, int] = {}
+        for node, s in zip(self.graph.nodes, self.result.strategies):
+            if node.kind != "op" or node.eqn.primitive.name not in _KEY_OPS:
+                continue
+            name = node.name
+            seen[name] = seen.get(name, 0) + 1
+            if seen[name] > 1:
+                name = f"{name}:{seen[name]}"
+            ins = [sp for sp in s.in_specs if sp is not None]
+            out = s.out_specs[0]
+            rows.append({"op": name,
+                         "strategy": tuple(spec_to_split(sp, sizes) for sp in ins),
+                         "inputs": tuple(str(sp.partition_spec()) for sp in ins),
+                         "output": str(out.partition_spec()) + (
+                             f" partial over {out.partial}" if out.partial else "")})
+        return rows
+
+    def table(self) -> str:
+        """The plan as text: Parameters, key ops and the modelled costs."""
+        lines = [f"search_mode={self.search_mode} mesh={dict(self.mesh.shape)} "
+                 f"search={self.search_seconds * 1e3:.1f} ms",
+                 f"modelled: compute {self.result.compute_s * 1e6:.1f} us, communication "
+                 f"{self.result.comm_s * 1e6:.1f} us ({self.result.comm_bytes / 1e6:.3f} MB/device), "
+                 f"memory {self.result.memory_bytes / 1e6:.3f} MB/device"]
+        lines.append("parameters:")
+        lines += [f"  {k}: {v}" for k, v in self.param_specs.items()]
+        lines.append("ops:")
+        lines += [f"  {r['op']}: strategy={r['strategy']} -> {r['output']}" for r in self.op_strategies()]
+        return "\n".join(lines)
+
+
+def _pspec(spec: Spec) -> PartitionSpec:
+    return spec.resolved().partition_spec()
+
+
+def _derive_constraints(graph: SearchGraph, result: SearchResult) -> tuple[
+        dict[str, PartitionSpec], list[PartitionSpec], dict[Any, PartitionSpec],
+        dict[tuple[int, int], PartitionSpec]]:
+    nodes, chosen = graph.nodes, result.strategies
+    program = graph.program
+    jaxpr = program.jaxpr.jaxpr
+    n_vars = len(program.variables)
+    params: dict[str, PartitionSpec] = {}
+    inputs: list[PartitionSpec] = []
+    values: dict[Any, PartitionSpec] = {}
+    uses: dict[tuple[int, int], PartitionSpec] = {}
+    eqn_index = {id(e): k for k, e in enumerate(jaxpr.eqns)}
+    for v, node in enumerate(nodes):
+        if node.kind in ("op", "output"):
+            continue
+        spec = chosen[v].out_specs[0]
+        if node.kind == "param":
+            if program.names[node.var_index] != "<rng>":
+                params[program.names[node.var_index]] = _pspec(spec)
+        elif node.kind == "input":
+            inputs.append(_pspec(spec))
+    # Every value gets the layout all its uses agree on, else its producer's;
+    # uses that want something else are constrained one by one.
+    for var, (v, j) in graph.var_node.items():
+        node = nodes[v]
+        if not node.out_shapes[j] and node.kind == "op":
+            continue
+        produced = chosen[v].out_specs[j]
+        wanted = [chosen[c].in_specs[i] for (c, i, jj) in node.consumers if jj == j]
+        agreed = wanted[0] if wanted and all(w == wanted[0] for w in wanted) else produced.resolved()
+        if node.kind != "op":
+            agreed = produced
+        if node.out_shapes[j]:
+            values[var] = _pspec(agreed)
+        for (c, i, jj) in node.consumers:
+            if jj != j or nodes[c].kind != "op":
+                continue
+            need = chosen[c].in_specs[i]
+            if need is not None and need != agreed and node.out_shapes[j]:
+                uses[(eqn_index[id(nodes[c].eqn)], i)] = _pspec(need)
+    del n_vars
+    return params, inputs, values, uses
+
+
+def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mode: str | None = None,
+                training: bool = True, memory_budget_bytes: float | None = None,
+                cost_model: CostModel | None = None,
+                input_specs: Sequence[PartitionSpec | None] | None = None,
+                output_specs: Sequence[PartitionSpec | None] | None = None) -> Plan:
+    """Search a parallel plan for ``network(*inputs)``.
+
+    Arguments:
+        network: a Cell, typically the network with its loss (``WithLossCell``).
+        inputs: example inputs (arrays or ``jax.ShapeDtypeStruct``).
+        mesh: the device mesh (default: :func:`default_mesh`).
+        search_mode: ``"recursive_programming"`` or ``"sharding_propagation"``
+            (default: the parallel context's ``search_mode``). Propagation keeps
+            the strategies of sharded Primitives and ``with_sharding_constraint``s;
+            without any it searches as ``recursive_programming`` does.
+        training: cost the backward pass and optimizer state too.
+        memory_budget_bytes: per-device memory the plan must fit in (default:
+            the context's ``memory_budget_bytes``).
+        cost_model: machine constants (default :class:`CostModel` for ``mesh``).
+        input_specs: PartitionSpecs imposed on the flat inputs (None entries: searched).
+        output_specs: PartitionSpecs imposed on the flat outputs (None entries: searched).
+
+    Returns:
+        the :class:`Plan`.
+
+    Raises:
+        ValueError: an unknown ``search_mode``, or an imposed layout the mesh cannot hold.
+    """
+    mesh = mesh if mesh is not None else default_mesh()
+    mode = search_mode or context.get_auto_parallel_context("search_mode")
+    if mode == "dynamic_programming":
+        mode = "recursive_programming"
+    if mode not in ("recursive_programming", "sharding_propagation"):
+        raise ValueError(f"For 'search_plan', 'search_mode' must be 'recursive_programming' or "
+                         f"'sharding_propagation', got {mode!r}")
+    budget = memory_budget_bytes
+    if budget is None:
+        budget = context.get_auto_parallel_context("memory_budget_bytes")
+    with primitive_constraints(network, mesh):
+        program = trace_cell(network, inputs)
+    graph = build_graph(program, training, _to_specs(input_specs, program, True),
+                        _to_specs(output_specs, program, False))
+    has_fixed = any(n.fixed is not None for n in graph.nodes)
+    effective = mode if has_fixed else "recursive_programming"
+    model = cost_model or CostModel(dict(mesh.shape))
+    start = time.perf_counter()
+    result = search(graph, dict(mesh.shape), model, mode=effective, training=training,
+                    memory_budget=budget)
+    elapsed = time.perf_counter() - start
+    params, ins, values, uses = _derive_constraints(graph, result)
+    return Plan(mesh, program, graph, result, effective, elapsed, params, ins, values, uses, budget)
+
+
+def _to_specs(specs: Sequence[PartitionSpec | None] | None, program: TracedProgram,
+              inputs: bool) -> list[Spec | None] | None:
+    if specs is None:
+        return None
+    out: list[Spec | None] = []
+    jaxpr = program.jaxpr.jaxpr
+    n_vars = len(program.variables)
+    vars_ = jaxpr.invars[n_vars:] if inputs else jaxpr.outvars[:program.num_outputs]
+    for spec, var in zip(specs, vars_):
+        if spec is None:
+            out.append(None)
+            continue
+        rank = len(var.aval.shape)
+        dims = []
+        for k in range(rank):
+            e = spec[k] if k < len(spec) else None
+            dims.append(() if e is None else (tuple(e) if isinstance(e, (tuple, list)) else (e,)))
+        out.append(Spec(tuple(dims)))
+    return out
+
+
+def _constraint(mesh: Mesh, spec: PartitionSpec, value: Any) -> Any:
+    if not hasattr(value, "ndim") or value.ndim == 0:
+        return value
+    return jax.lax.with_sharding_constraint(value, NamedSharding(mesh, spec))
+
+
+def run_plan(plan: Plan, values: Sequence[Any], flat_inputs: Sequence[Any]) -> list[Any]:
+    """Evaluate the plan's program on Variable values and flat inputs, with its constraints.
+
+    Returns:
+        the flat outputs followed by the Variables' new values.
+    """
+    mesh = plan.mesh
+    specs = plan.value_specs
+    uses = plan.use_specs
+
+    def after(var: Any, value: Any) -> Any:
+        spec = specs.get(var)
+        return value if spec is None else _constraint(mesh, spec, value)
+
+    def before(eqn_index: int, operand: int, value: Any) -> Any:
+        spec = uses.get((eqn_index, operand))
+        return value if spec is None else _constraint(mesh, spec, value)
+
+    return run_program(plan.program.jaxpr, list(values) + list(flat_inputs), after, before)
+
+
+def _signature(args: tuple[Any, ...]) -> Any:
+    leaves, tree = jax.tree_util.tree_flatten(args)
+    return tree, tuple((tuple(getattr(x, "shape", ())), str(getattr(x, "dtype", type(x))))
+                       for x in leaves)
+
+
+class AutoParallelCell(Cell):
+    """Runs ``network`` under an automatically searched parallel plan.
+
+    The plan is searched on the first call for each input signature (or given
+    up front) and kept. Parameter names are those of ``network``, so
+    optimizers and checkpoints see the same names.
+
+    Arguments:
+        network: the Cell to parallelise.
+        mesh: the device mesh (default: :func:`default_mesh`).
+        search_mode, training, memory_budget_bytes, cost_model, input_specs,
+        output_specs: as for :func:`search_plan`.
+    """
+
+    def __init__(self, network: Cell, mesh: Mesh | None = None, **search_options: Any) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'AutoParallelCell', 'network' must be a Cell, got "
+                            f"{type(network).__name__}")
+        self.network = network
+        self.__dict__["_mesh"] = mesh if mesh is not None else default_mesh()
+        self.__dict__["_options"] = search_options
+        self.__dict__["_plans"] = {}
+        self.__dict__["_jitted"] = {}
+
+    @property
+    def plan(self) -> Plan | None:
+        """The most recently searched plan (None before the first call)."""
+        plans = self.__dict__["_plans"]
+        return plans[next(reversed(plans))] if plans else None
+
+    def plan_for(self, *inputs: Any) -> Plan:
+        """The plan for inputs shaped like ``inputs`` (searched and placed if new)."""
+        key = _signature(inputs)
+        plans = self.__dict__["_plans"]
+        if key not in plans:
+            plan = search_plan(self.network, *inputs, mesh=self.__dict__["_mesh"],
+                               **self.__dict__["_options"])
+            _place_parameters(plan)
+            plans[key] = plan
+        return plans[key]
+
+    def construct(self, *inputs: Any) -> Any:
+        return self._run_planned(inputs)
+
+    def _run_planned(self, inputs: tuple[Any, ...]) -> Any:
+        plan = self.plan_for(*inputs)
+        program = plan.program
+        variables = program.variables
+        values = [v._value for v in variables]
+        flat = jax.tree_util.tree_leaves(inputs)
+        traced = any(isinstance(x, jax.core.Tracer) for x in list(values) + list(flat))
+        if traced:
+            outs = run_plan(plan, values, flat)
+        else:
+            key = id(plan)
+            fn = self.__dict__["_jitted"].get(key)
+            if fn is None:
+                fn = self.__dict__["_jitted"][key] = jax.jit(lambda v, x: run_plan(plan, v, x))
+            outs = fn(values, flat)
+        n_out = program.num_outputs
+        jaxpr = program.jaxpr.jaxpr
+        for k, var in enumerate(variables):
+            if jaxpr.outvars[n_out + k] is not jaxpr.invars[k]:
+                var._value = outs[n_out + k]
+        return jax.tree_util.tree_unflatten(program.out_tree, outs[:n_out])
+
+
+def _place_parameters(plan: Plan) -> None:
+    """Lay each Parameter out as the plan says (done once, outside any trace)."""
+    program = plan.program
+    for var, name in zip(program.variables, program.names):
+        spec = plan.param_specs.get(name)
+        raw = var._raw
+        if spec is None or raw is None or isinstance(raw, jax.core.Tracer):
+            continue
+        object.__setattr__(var, "_raw", jax.device_put(raw, NamedSharding(plan.mesh, spec)))
+
+
+def auto_parallel(network: Cell, *inputs: Any, mesh: Mesh | None = None,
+                  **search_options: Any) -> AutoParallelCell:
+    """Wrap ``network`` in an :class:`AutoParallelCell`, searching its plan now when given inputs.
+
+    Arguments:
+        network: the Cell (usually network plus loss).
+        inputs: example inputs; without them the plan is searched on the first call.
+        mesh: the device mesh.
+        search_options: see :func:`search_plan`.
+
+    Returns:
+        the wrapping Cell.
+    """
+    cell = AutoParallelCell(network, mesh=mesh, **search_options)
+    if inputs:
+        cell.plan_for(*inputs)
+    return cell
+
+
+def get_strategy(net: Any) -> dict[str, Any]:
+    """The chosen plan of an auto-parallel network, per Parameter and per key op.
+
+    Arguments:
+        net: an :class:`AutoParallelCell` (or a Cell holding one), or a :class:`Plan`.
+
+    Returns:
+        ``{"search_mode": ..., "mesh": {...}, "parameters": {name: PartitionSpec text},
+        "ops": [{"op", "strategy", "inputs", "output"}, ...], "modelled": {...}}``.
+
+    Raises:
+        ValueError: when the network has no searched plan yet.
+    """
+    plan = net if isinstance(net, Plan) else None
+    if plan is None and isinstance(net, Cell):
+        for _, cell in net.cells_and_names():
+            if isinstance(cell, AutoParallelCell) and cell.plan is not None:
+                plan = cell.plan
+                break
+    if plan is None:
+        raise ValueError(f"For 'get_strategy', the network {type(net).__name__} has no searched plan; "
+                         f"wrap it with auto_parallel(network, *inputs) and call it first")
+    res = plan.result
+    return {
+        "search_mode": plan.search_mode,
+        "mesh": dict(plan.mesh.shape),
+        "parameters": {k: str(v) for k, v in plan.param_specs.items()},
+        "ops": plan.op_strategies(),
+        "modelled": {"compute_s": res.compute_s, "comm_s": res.comm_s,
+                     "comm_bytes": res.comm_bytes, "memory_bytes": res.memory_bytes,
+                     "fits_budget": plan.fits_budget, "search_seconds": plan.search_seconds},
+    }
+
