@@ -37,7 +37,9 @@ _NAMES = "__mindjax_names__"
 def _checkpointer() -> Any:
     import orbax.checkpoint as ocp
 
-    return ocp.Checkpointer(ocp.CompositeCheckpointHandler())
+    # Naming each item's handler lets a fresh process read the metadata before restoring.
+    return ocp.Checkpointer(ocp.CompositeCheckpointHandler(**{_ARRAYS: ocp.StandardCheckpointHandler(),
+                                                              _EXTRA: ocp.JsonCheckpointHandler()}))
 
 
 def is_sharded_checkpoint(path: str) -> bool:
