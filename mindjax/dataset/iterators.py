@@ -80,8 +80,8 @@ class TupleIterator:
         self._num_epochs = -1 if num_epochs in (None, -1) else int(num_epochs)
         self._output_numpy = bool(output_numpy)
         self._as_dict = bool(as_dict)
-        stream, self._epoch_length = dataset._grain_stream(self._num_epochs, mark_epochs=True)
-        self._it: grain.DatasetIterator | None = iter(stream)
+        self._stream, self._epoch_length = dataset._grain_stream(self._num_epochs, mark_epochs=True)
+        self._it: grain.DatasetIterator | None = iter(self._stream)
         self._epoch = 0
         self._in_epoch = 0
         self._done = False
@@ -144,15 +144,16 @@ class TupleIterator:
             raise ValueError(f"For 'set_state', expected a state from get_state() (version {_STATE_VERSION}), "
                              f"got {state!r}")
         if self._it is None:
-            raise ValueError("For 'set_state', the iterator was stopped")
+            self._it = iter(self._stream)  # stopped after its last epoch: start again, then seek
         if state["grain"] is not None:
             self._it.set_state(state["grain"])
         self._epoch, self._in_epoch, self._done = int(state["epoch"]), int(state["row"]), bool(state["done"])
 
     def stop(self) -> None:
-        """Release worker processes and threads."""
+        """Release worker processes and threads (``set_state`` can start them again)."""
         if self._it is not None:
             self._it.close()
+            self._it = None
 
     close = stop
 
