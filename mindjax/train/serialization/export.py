@@ -85,10 +85,12 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "STABLEHLO
     variables = collect_variables(net) if isinstance(net, Cell) else []
     variables = variables + [RNG_STATE]
     was_training = net.training if isinstance(net, Cell) else False
+    # Read outside the trace: a lazily created random key made inside it would be a tracer.
+    values = [v._value for v in variables]
 
     def infer(*args: Any) -> Any:
         # Anything the network writes while traced (a random key) is put back.
-        with substituted(variables, [v._value for v in variables]):
+        with substituted(variables, values):
             return net(*args)
 
     if isinstance(net, Cell):
