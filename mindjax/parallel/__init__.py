@@ -6,5 +6,7 @@ from mindjax.parallel import layout, mesh, shard as _shard_module, strategy
 from mindjax.parallel.layout import Layout
 from mindjax.parallel.mesh import *  # noqa: F401,F403
 from mindjax.parallel.shard import place, shard, shard_cell, strategies_active
+from mindjax.parallel import data_parallel, optimizer_parallel
+from mindjax.parallel.data_parallel import shard_batch
 
-__all__ = ["Layout", "shard", "shard_cell", "place", "strategies_active"] + list(mesh.__all__)
+__all__ = ["Layout", "shard", "shard_cell", "place", "strategies_active", "shard_batch"] + list(mesh.__all__)

@@ -21,6 +21,7 @@ from mindjax import context
 from mindjax.cells.state import collect_variables
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable, stop_tracking, track_access
+from mindjax.parallel import data_parallel as _dp
 
 
 class _NewVariables(Exception):
@@ -49,6 +50,10 @@ class StepProgram:
         self._ids = {id(v) for v in self.variables}
         self._single = jax.jit(self._pure_single, donate_argnums=(0,))
         self._sink = jax.jit(self._pure_sink, donate_argnums=(0,))
+        # Per Variable, in a parallel mode: the batch is split and the state laid out on the mesh.
+        self._shardings: list[Any] | None = None
+        if _dp.parallel_active():
+            _dp.configure_train_cell(cell)
 
     def _run(self, values: Sequence[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         variables = self.variables
@@ -57,9 +62,15 @@ class StepProgram:
             object.__setattr__(var, "_raw", val)
         tracker = track_access()
         context._IN_COMPILED[0] += 1
+        shardings = self._shardings
+        if shardings is not None:
+            batch = _dp.constrain_batch(batch)
         try:
             out = self.cell._call_impl(tuple(batch), {})
             new_values = [v._raw for v in variables]
+            if shardings is not None:
+                # Pins the output layout, so the next step's inputs need no move.
+                new_values = [lax.with_sharding_constraint(v, s) for v, s in zip(new_values, shardings)]
         finally:
             context._IN_COMPILED[0] -= 1
             stop_tracking(tracker)
@@ -82,10 +93,19 @@ class StepProgram:
         final, outs = lax.scan(body, [_strong(v) for v in values], stacked)
         return outs, final
 
-    def _call(self, jitted: Any, batch: tuple[Any, ...]) -> Any:
+    def _prepare(self, batch: tuple[Any, ...], dim: int) -> tuple[list[Any], tuple[Any, ...]]:
+        variables = self.variables
+        if not _dp.parallel_active():
+            self._shardings = None
+            return [v._value for v in variables], batch
+        if self._shardings is None or len(self._shardings) != len(variables):
+            self._shardings = _dp.state_shardings(self.cell, variables)
+        return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)
+
+    def _call(self, jitted: Any, batch: tuple[Any, ...], dim: int = 0) -> Any:
         while True:
             variables = self.variables
-            values = [v._value for v in variables]
+            values, batch = self._prepare(batch, dim)
             try:
                 out, new = jitted(values, batch)
             except _NewVariables as grow:
@@ -105,9 +125,14 @@ class StepProgram:
 
     def run_sink(self, stacked: tuple[Any, ...]) -> Any:
         """Run one step per leading index of ``stacked``; return the stacked outputs."""
-        return self._call(self._sink, stacked)
+        return self._call(self._sink, stacked, dim=1)
 
     def lowered_text(self, batch: tuple[Any, ...]) -> str:
         """The StableHLO text of the single step on ``batch``'s shapes."""
-        values = [v._value for v in self.variables]
+        values, batch = self._prepare(batch, 0)
         return self._single.lower(values, batch).as_text()
+
+    def compile(self, batch: tuple[Any, ...]) -> Any:
+        """The compiled single step on ``batch``'s shapes (``cost_analysis``, ``memory_analysis``)."""
+        values, batch = self._prepare(batch, 0)
+        return self._single.lower(values, batch).compile()

@@ -28,6 +28,7 @@ from mindjax.cells.cell import Cell
 from mindjax.cells.state import structure_version
 from mindjax.cells.wrap.cell_wrapper import WithEvalCell, WithLossCell
 from mindjax.train._data import DataSource, Prefetcher, stack_blocks
+from mindjax.parallel import mesh as _mesh
 from mindjax.train._step import StepProgram
 from mindjax.train.amp import build_train_network
 from mindjax.train.callback.callback import RunContext, _as_callback_list, _CallbackList, _CallbackParams
@@ -201,7 +202,7 @@ class Model:
         cb.loss_fn = self._loss_fn
         cb.optimizer = self._optimizer
         cb.parallel_mode = context.get_auto_parallel_context("parallel_mode")
-        cb.device_number = 1
+        cb.device_number = _mesh.get_device_num() if context._PARALLEL["parallel_mode"] != "stand_alone" else 1
         cb.train_dataset = train_dataset
         cb.list_callback = _as_callback_list(callbacks, "Model.train")
         cb.train_dataset_element = None
