@@ -3,8 +3,9 @@
 The optimizer's own state (moments, accumulators) is split over the
 data-parallel devices along its first dimension that divides, so each device
 keeps ``1/n`` of it (ZeRO-1). With ``parallel_optimizer_config={"optimizer_level":
-"level2"}`` the gradients are split the same way before the update (ZeRO-2):
-XLA then reduce-scatters them instead of all-reducing. The weights stay as
+"level2"}`` the gradients are split the same way before the update (ZeRO-2),
+so backends with a reduce-scatter pass (GPU, TPU) reduce-scatter them instead
+of all-reducing; XLA on CPU keeps the all-reduce and slices it. The weights stay as
 their own plan says (replicated in data parallel), so the forward pass is
 unchanged; GSPMD all-gathers the updated slices.
 
