@@ -38,6 +38,25 @@ EPOCH_END = _EpochEnd()
 __all__: list[str] = []
 
 
+_TABLE_LIMIT = 1 << 22
+
+
+def permutation_position(position: int, n: int, seed: int, cache: dict[str, Any]) -> int:
+    """Where ``position`` goes in the seeded permutation of ``range(n)``.
+
+    Up to 4M rows a numpy permutation table (made once per process) is used:
+    grain's ``index_shuffle`` is lazy but takes milliseconds per call on small
+    ranges. Larger ranges use ``index_shuffle``, which is fast there.
+    """
+    if n <= _TABLE_LIMIT:
+        table = cache.get("table")
+        if table is None:
+            table = np.random.default_rng(seed).permutation(n).astype(np.int32)
+            cache["table"] = table
+        return int(table[position])
+    return int(grain.experimental.index_shuffle(position, max_index=n - 1, seed=seed, rounds=4))
+
+
 def derive_seed(*parts: int) -> int:
     """A 32-bit seed mixed from non-negative ints (stable across runs and processes)."""
     return int(np.random.SeedSequence([int(p) % 2 ** 63 for p in parts]).generate_state(1)[0])
@@ -62,7 +81,7 @@ class EpochsMapDataset(grain.MapDataset):
         self._build = build
         self._epoch_length = int(epoch_length)
         self._num_epochs = num_epochs
-        self._cache: tuple[int, grain.MapDataset] | None = None
+        self._cache: dict[int, grain.MapDataset] = {}
 
     def __len__(self) -> int:
         if self._epoch_length == 0:
@@ -72,11 +91,12 @@ class EpochsMapDataset(grain.MapDataset):
         return self._epoch_length * self._num_epochs
 
     def _epoch(self, epoch: int) -> grain.MapDataset:
-        cached = self._cache
-        if cached is not None and cached[0] == epoch:
-            return cached[1]
-        built = self._build(epoch)
-        self._cache = (epoch, built)
+        built = self._cache.get(epoch)
+        if built is None:
+            built = self._build(epoch)
+            # Reader threads straddle an epoch boundary: keep the two newest epochs.
+            self._cache = {e: d for e, d in self._cache.items() if e >= epoch - 1}
+            self._cache[epoch] = built
         return built
 
     def __getitem__(self, index: Any) -> Any:
@@ -89,7 +109,7 @@ class EpochsMapDataset(grain.MapDataset):
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_cache"] = None
+        state["_cache"] = {}
         return state
 
     def __str__(self) -> str:
@@ -105,6 +125,7 @@ class WindowShuffleMapDataset(grain.MapDataset):
     def __init__(self, parent: grain.MapDataset, window_size: int, seed: int) -> None:
         super().__init__(parent)
         self._window, self._seed = int(window_size), int(seed)
+        self._last: tuple[int, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self._parent)
@@ -115,11 +136,17 @@ class WindowShuffleMapDataset(grain.MapDataset):
         n = len(self._parent)
         window, offset = divmod(int(index) % n, self._window)
         start = window * self._window
-        width = min(self._window, n - start)
-        if width > 1:
-            offset = int(grain.experimental.index_shuffle(offset, max_index=width - 1,
-                                                          seed=(self._seed + window) % 2 ** 32, rounds=4))
-        return self._parent[start + offset]
+        last = self._last
+        if last is None or last[0] != window:
+            width = min(self._window, n - start)
+            last = (window, np.random.default_rng([self._seed, window]).permutation(width))
+            self._last = last
+        return self._parent[start + int(last[1][offset])]
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_last"] = None
+        return state
 
     def __str__(self) -> str:
         return f"WindowShuffleMapDataset(window_size={self._window})"

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, Sequence
 import grain
 import numpy as np
 
-from mindjax.dataset._grain import IterableSourceIterDataset
+from mindjax.dataset._grain import IterableSourceIterDataset, permutation_position
 from mindjax.dataset.dataset import Dataset, ceil_div
 from mindjax.dataset.rows import BuildContext, Row, as_column_list, check_positive_int, to_row
 
@@ -79,6 +79,7 @@ class SampledMapDataset(grain.MapDataset):
         self._shards = num_shards or 1
         self._shard_id = shard_id or 0
         self._len = sampled_length(n, num_shards, num_samples)
+        self._cache: dict[str, Any] = {}
 
     def __len__(self) -> int:
         return self._len
@@ -88,9 +89,13 @@ class SampledMapDataset(grain.MapDataset):
             return self.slice(index)
         position = (self._shard_id + (int(index) % max(self._len, 1)) * self._shards) % self._n
         if self._seed is not None and self._n > 1:
-            position = int(grain.experimental.index_shuffle(position, max_index=self._n - 1, seed=self._seed,
-                                                            rounds=4))
+            position = permutation_position(position, self._n, self._seed, self._cache)
         return self._read(position)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_cache"] = {}
+        return state
 
     def __str__(self) -> str:
         return f"SampledMapDataset(n={self._n}, shards={self._shards})"
