@@ -89,9 +89,9 @@ def init(backend_name: str | None = None) -> None:
     size = _env_int("MINDJAX_WORLD_SIZE", "MS_WORKER_NUM")
     rank = _env_int("MINDJAX_RANK", "MS_NODE_ID")
     heartbeat = _env_int("MINDJAX_HEARTBEAT_TIMEOUT") or 30
-    if jax.default_backend() == "cpu" or os.environ.get("JAX_PLATFORMS", "").startswith("cpu"):
-        # CPU collectives across processes need gloo; the default has none.
-        jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    # CPU collectives across processes need gloo (the default has none); the setting
+    # only concerns the CPU backend. Asking for the backend here would start it too early.
+    jax.config.update("jax_cpu_collectives_implementation", "gloo")
     if address is not None or size is not None:
         if address is None or size is None or rank is None:
             raise ValueError("For 'init', set all of MINDJAX_COORDINATOR, MINDJAX_WORLD_SIZE and MINDJAX_RANK "
@@ -99,17 +99,33 @@ def init(backend_name: str | None = None) -> None:
         if not 0 <= rank < size:
             raise ValueError(f"For 'init', MINDJAX_RANK must be in [0, {size}), got {rank}")
         if size > 1 and not jax.distributed.is_initialized():
+            _release_local_backend()
             jax.distributed.initialize(address, num_processes=size, process_id=rank,
                                        heartbeat_timeout_seconds=heartbeat,
                                        shutdown_timeout_seconds=heartbeat, initialization_timeout=heartbeat * 4)
         _STATE.update(distributed=size > 1)
     elif _cluster_detected() and not jax.distributed.is_initialized():
+        _release_local_backend()
         jax.distributed.initialize(heartbeat_timeout_seconds=heartbeat)
         _STATE.update(distributed=True)
     _STATE.update(rank=jax.process_index(), size=jax.process_count())
     _STATE["local_rank"] = _env_int("MINDJAX_LOCAL_RANK", "LOCAL_RANK") or 0
     _STATE["local_size"] = _env_int("MINDJAX_LOCAL_WORLD_SIZE", "LOCAL_WORLD_SIZE") or 1
     GlobalComm.INITED = True
+
+
+def _release_local_backend() -> None:
+    """Drop a backend started before ``init`` so the distributed one can replace it.
+
+    Importing mindjax starts JAX's local backend; arrays made before ``init``
+    (none in a MindSpore-style script, which calls ``init()`` first) would be lost.
+    """
+    from jax._src import xla_bridge  # the only way to ask whether a backend is running
+
+    if xla_bridge.backends_are_initialized():
+        import jax.extend.backend
+
+        jax.extend.backend.clear_backends()
 
 
 def _cluster_detected() -> bool:
