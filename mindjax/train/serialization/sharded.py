@@ -99,7 +99,7 @@ def _target(name: str, meta: Any, shardings: Any) -> Any:
     else:
         sharding = shardings
     if sharding is None:
-        sharding = jax.sharding.SingleDeviceSharding(jax.devices()[0])
+        sharding = jax.sharding.SingleDeviceSharding(jax.local_devices()[0])
     return jax.ShapeDtypeStruct(tuple(meta.shape), meta.dtype, sharding=sharding)
 
 
