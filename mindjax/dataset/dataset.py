@@ -16,7 +16,7 @@ import numpy as np
 
 from mindjax.dataset import config
 from mindjax.dataset._grain import INFINITE, EpochChainIterDataset, EpochsMapDataset
-from mindjax.dataset.rows import BuildContext, Row, as_column_list, check_positive_int
+from mindjax.dataset.rows import BuildContext, Row, check_positive_int
 
 __all__ = ["Dataset", "BatchInfo"]
 
