@@ -22,7 +22,9 @@ from mindjax.cells import Parameter, ParameterTuple
 from mindjax import cells, nn, ops
 from mindjax.transforms.jit import jit
 from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
-from mindjax import amp, train
+from mindjax import amp, dataset, train
+from mindjax.train.serialization import (async_ckpt_thread_status, export, load, load_checkpoint,
+                                         load_checkpoint_async, load_param_into_net, save_checkpoint)
 from mindjax import communication, parallel
 from mindjax.parallel import Layout, shard
 from mindjax.train import Model
