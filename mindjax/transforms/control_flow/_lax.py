@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.extend.core import jaxpr_as_fun
 
+from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
 from mindjax.transforms.control_flow._errors import Undefined
 
@@ -328,6 +329,7 @@ def probe(fn: Callable[..., Sequence[Any]], in_specs: Sequence[Any], carried: Se
         box["n_user"] = len(arrays_out)
         return arrays_out + [val for _, val in written]
 
+    _materialise_random_key()
     in_avals = list(extra_avals) + [s.aval() for spec in in_specs if not isinstance(spec, Static)
                                     for s in spec.leaves if isinstance(s, ArraySpec)]
     in_avals += [jax.typeof(jnp.asarray(v._raw)) for v in carried]
@@ -353,6 +355,14 @@ def probe(fn: Callable[..., Sequence[Any]], in_specs: Sequence[Any], carried: Se
         else:
             specs.append(TreeSpec(treedef, leaf_specs))
     return Probe(closed, specs, box["values"], box["written"], n_user)
+
+
+def _materialise_random_key() -> None:
+    # The key is created lazily on first read; created inside a probe it would be a tracer
+    # that outlives the probe.
+    if RNG_STATE._raw is None:
+        with jax.ensure_compile_time_eval():
+            object.__setattr__(RNG_STATE, "_raw", RNG_STATE._factory())
 
 
 def run_with_variables(fn: Callable[..., Sequence[Any]], args: Sequence[Any],
@@ -586,8 +596,10 @@ def _differentiable_while(cond_fun: Callable[[Any], Any], body_fun: Callable[[An
                           init: tuple[Any, ...]) -> tuple[Any, ...]:
     if not any(jnp.issubdtype(jnp.asarray(x).dtype, jnp.inexact) for x in init):
         return jax.lax.while_loop(cond_fun, body_fun, init)
-    import equinox.internal as eqxi  # reverse mode through a while: online treeverse checkpoints
-
+    try:
+        import equinox.internal as eqxi  # reverse mode through a while: online treeverse checkpoints
+    except ImportError:  # forward still works; jax.grad then raises its own clear error
+        return jax.lax.while_loop(cond_fun, body_fun, init)
     return eqxi.while_loop(cond_fun, body_fun, init, kind="checkpointed", checkpoints=CHECKPOINTS)
 
 
