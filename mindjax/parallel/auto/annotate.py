@@ -99,7 +99,9 @@ def _sharded_class(cls: type) -> type:
             arrays = [k for k, a in enumerate(args) if hasattr(a, "shape") and hasattr(a, "dtype")]
             for k, spec in zip(arrays, ins):
                 args[k] = _constrain(jax.numpy.asarray(args[k]), spec, mesh)
-            out = cls.__call__(self, *args)
+            # The parallel context's own strategy hook would constrain again on its mesh.
+            call = getattr(cls.__call__, "__wrapped__", cls.__call__)
+            out = call(self, *args)
             if outs:
                 if isinstance(out, (tuple, list)):
                     out = type(out)(_constrain(o, s, mesh) for o, s in zip(out, outs))

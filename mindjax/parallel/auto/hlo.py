@@ -19,8 +19,8 @@ import numpy as np
 __all__ = ["collective_stats", "xla_report"]
 
 _KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
-_LINE = re.compile(r"=\s*(?P<shape>\([^=]*?\)|\S+)\s+(?P<kind>all-reduce|all-gather|reduce-scatter|"
-                   r"all-to-all|collective-permute)(?:-start)?\(")
+_LINE = re.compile(r"^\s*(?:ROOT\s+)?%?[\w.\-]+\s*=\s*(?P<shape>.*?)\s(?P<kind>all-reduce|all-gather|"
+                   r"reduce-scatter|all-to-all|collective-permute)(?:-start)?\(")
 _ARRAY = re.compile(r"(pred|[subf]\d+|bf16|f8\w*|c64|c128)\[([\d,]*)\]")
 _DTYPE_BYTES = {"pred": 1, "bf16": 2, "c64": 8, "c128": 16}
 

@@ -197,7 +197,8 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
                 training: bool = True, memory_budget_bytes: float | None = None,
                 cost_model: CostModel | None = None,
                 input_specs: Sequence[PartitionSpec | None] | None = None,
-                output_specs: Sequence[PartitionSpec | None] | None = None) -> Plan:
+                output_specs: Sequence[PartitionSpec | None] | None = None,
+                param_specs: dict[str, PartitionSpec] | None = None) -> Plan:
     """Search a parallel plan for ``network(*inputs)``.
 
     Arguments:
@@ -214,6 +215,8 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
         cost_model: machine constants (default :class:`CostModel` for ``mesh``).
         input_specs: PartitionSpecs imposed on the flat inputs (None entries: searched).
         output_specs: PartitionSpecs imposed on the flat outputs (None entries: searched).
+        param_specs: PartitionSpecs imposed on Parameters by name; the search
+            propagates them (this is how a hand-written plan is costed).
 
     Returns:
         the :class:`Plan`.
@@ -235,6 +238,9 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
         program = trace_cell(network, inputs)
     graph = build_graph(program, training, _to_specs(input_specs, program, True),
                         _to_specs(output_specs, program, False))
+    for node in graph.nodes:
+        if node.kind == "param" and param_specs and program.names[node.var_index] in param_specs:
+            node.fixed = _to_spec(param_specs[program.names[node.var_index]], len(node.out_shapes[0]))
     has_fixed = any(n.fixed is not None for n in graph.nodes)
     effective = mode if has_fixed else "recursive_programming"
     model = cost_model or CostModel(dict(mesh.shape))
@@ -246,6 +252,14 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
     return Plan(mesh, program, graph, result, effective, elapsed, params, ins, values, uses, budget)
 
 
+def _to_spec(spec: PartitionSpec, rank: int) -> Spec:
+    dims = []
+    for k in range(rank):
+        e = spec[k] if k < len(spec) else None
+        dims.append(() if e is None else (tuple(e) if isinstance(e, (tuple, list)) else (e,)))
+    return Spec(tuple(dims))
+
+
 def _to_specs(specs: Sequence[PartitionSpec | None] | None, program: TracedProgram,
               inputs: bool) -> list[Spec | None] | None:
     if specs is None:
@@ -255,15 +269,7 @@ def _to_specs(specs: Sequence[PartitionSpec | None] | None, program: TracedProgr
     n_vars = len(program.variables)
     vars_ = jaxpr.invars[n_vars:] if inputs else jaxpr.outvars[:program.num_outputs]
     for spec, var in zip(specs, vars_):
-        if spec is None:
-            out.append(None)
-            continue
-        rank = len(var.aval.shape)
-        dims = []
-        for k in range(rank):
-            e = spec[k] if k < len(spec) else None
-            dims.append(() if e is None else (tuple(e) if isinstance(e, (tuple, list)) else (e,)))
-        out.append(Spec(tuple(dims)))
+        out.append(None if spec is None else _to_spec(spec, len(var.aval.shape)))
     return out
 
 

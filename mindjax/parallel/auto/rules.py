@@ -201,28 +201,31 @@ def _gather_rule(eqn: Any, in_shapes: Sequence[tuple[int, ...]], out_shape: tupl
     op_shape, idx_shape = in_shapes
     offset = tuple(dn.offset_dims)
     collapsed = tuple(dn.collapsed_slice_dims)
-    batching = tuple(getattr(dn, "operand_batching_dims", ()))
+    op_batching = tuple(getattr(dn, "operand_batching_dims", ()))
+    idx_batching = tuple(getattr(dn, "start_indices_batching_dims", ()))
     slice_sizes = tuple(eqn.params["slice_sizes"])
     out_batch = [d for d in range(len(out_shape)) if d not in offset]
-    idx_batch = list(range(len(idx_shape) - 1))  # the last index dimension holds the index vector
+    idx_dims = list(range(len(idx_shape) - 1))  # jax keeps the index vector last
     op_map: list[int | None] = [None] * len(op_shape)
     idx_map: list[int | None] = [None] * len(idx_shape)
     sizes = list(out_shape)
-    if len(out_batch) == len(idx_batch):
-        for od, idd in zip(out_batch, idx_batch):
-            idx_map[idd] = od
-    window = [d for d in range(len(op_shape)) if d not in collapsed and d not in batching]
+    idx_to_out = dict(zip(idx_dims, out_batch)) if len(out_batch) == len(idx_dims) else {}
+    for idd, od in idx_to_out.items():
+        idx_map[idd] = od
+    for opd, idd in zip(op_batching, idx_batching):
+        if idd in idx_to_out:
+            op_map[opd] = idx_to_out[idd]
+    window = [d for d in range(len(op_shape)) if d not in collapsed and d not in op_batching]
     for od, opd in zip(offset, window):
         if slice_sizes[opd] == op_shape[opd] == out_shape[od]:
             op_map[opd] = od
     # The gathered operand dimension may be split too (a vocabulary-parallel
     # embedding): each device gathers the rows it holds and the results are summed.
     reductions = set()
-    if not batching:
-        for opd in collapsed:
-            op_map[opd] = len(sizes)
-            reductions.add(len(sizes))
-            sizes.append(op_shape[opd])
+    for opd in collapsed:
+        op_map[opd] = len(sizes)
+        reductions.add(len(sizes))
+        sizes.append(op_shape[opd])
     split = tuple(True for _ in sizes)
     return OpRule("gather", tuple(sizes), (tuple(op_map), tuple(idx_map)),
                   (tuple(range(len(out_shape))),), split, frozenset(reductions),
@@ -287,21 +290,6 @@ def _param_key(eqn: Any) -> Any:
     return None
 
 
-class _EqnRef:
-    """Hashes by the cache key only, carrying the equation for the cache miss."""
-
-    __slots__ = ("eqn",)
-
-    def __init__(self, eqn: Any) -> None:
-        self.eqn = eqn
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, _EqnRef)
-
-
 def _rule_cached(name: str, in_shapes: tuple[Any, ...], out_shapes: tuple[Any, ...], key: Any,
                  eqn: Any) -> OpRule:
     try:
@@ -332,7 +320,8 @@ def _build_rule(name: str, in_shapes: list[Any], out_shapes: list[Any], eqn: Any
     if name == "broadcast_in_dim":
         bd = eqn.params["broadcast_dimensions"]
         src = in_shapes[0]
-        in_map = tuple(bd[k] if src[k] == out[bd[k]] else None for k in range(len(src)))
+        in_map = None if src is None else tuple(bd[k] if src[k] == out[bd[k]] else None
+                                                for k in range(len(src)))
         maps = (in_map,) + tuple(None if s is None else tuple(None for _ in s) for s in in_shapes[1:])
         return OpRule(name, out, maps, (tuple(range(len(out))),), tuple(True for _ in out),
                       frozenset(), float(_size(out)))
@@ -345,11 +334,15 @@ def _build_rule(name: str, in_shapes: list[Any], out_shapes: list[Any], eqn: Any
         return _conv_rule(eqn, in_shapes, out)
     same_rank = all(len(s) == len(out) for s in out_shapes) and \
         all(s is None or len(s) in (0, len(out)) for s in in_shapes)
-    if out_shapes and same_rank and all(s == out for s in out_shapes):
-        frozen: tuple[int, ...] = ()
+    if out_shapes and same_rank:
+        # Dimensions whose size changes (a split, a concatenation, a slice) stay whole.
+        frozen_dims = {k for k in range(len(out)) if any(s[k] != out[k] for s in out_shapes)
+                       or any(s is not None and len(s) == len(out) and s[k] != out[k]
+                              and s[k] != 1 for s in in_shapes)}
         if name in _SCAN_AXIS:
             val = eqn.params.get(_SCAN_AXIS[name])
-            frozen = tuple(val) if isinstance(val, (tuple, list)) else (val,)
+            frozen_dims |= set(val) if isinstance(val, (tuple, list)) else {val}
+        frozen = tuple(sorted(frozen_dims))
         flops = _size(out) * max(1, sum(1 for s in in_shapes if s is not None))
         return _identity_rule(name, out, len(in_shapes), flops, in_shapes, len(out_shapes), frozen)
     return _replicated_rule(name, in_shapes, out_shapes)

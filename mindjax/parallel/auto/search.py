@@ -210,7 +210,8 @@ def _local_costs(node: _Node, cands: Sequence[Strategy], model: CostModel, train
                     spec = s.in_specs[i]
                     local = model.local_bytes(spec, graph.nodes[u].out_shapes[j],
                                               graph.nodes[u].out_itemsize[j])
-                    cost += model.gradient_reduce(s.broadcast_axes[i], local)[0]
+                    # Uses of one value add their gradients before a single reduction.
+                    cost += model.gradient_reduce(s.broadcast_axes[i], local)[0] / _uses(graph, u, j)
             for j, spec in enumerate(s.out_specs):
                 if training and node.grad[j]:
                     cost += model.memory_weight * model.local_bytes(
@@ -221,6 +222,10 @@ def _local_costs(node: _Node, cands: Sequence[Strategy], model: CostModel, train
                 s.out_specs[0], node.out_shapes[0], node.out_itemsize[0])
         out[k] = cost
     return out
+
+
+def _uses(graph: SearchGraph, u: int, j: int) -> int:
+    return max(1, sum(1 for (_, _, jj) in graph.nodes[u].consumers if jj == j))
 
 
 class _EdgeCache:
@@ -247,28 +252,54 @@ class _EdgeCache:
         return mat
 
 
-def _solve(graph: SearchGraph, cands: list[tuple[Strategy, ...]], local: list[np.ndarray],
-           edges: _EdgeCache, sweeps: int = 2) -> list[int]:
+def _batch_loops(graph: SearchGraph) -> list[int | None]:
+    """Per node, the loop dimension that carries the data inputs' leading (batch) dimension."""
     nodes = graph.nodes
-    mats: dict[tuple[int, int, int], np.ndarray] = {}
+    dim: dict[tuple[int, int], int] = {}
+    loops: list[int | None] = []
     for v, node in enumerate(nodes):
+        loop = None
+        if node.kind == "input" and node.out_shapes[0]:
+            loop = 0
         for (u, j, i) in node.inputs:
-            src = nodes[u]
-            mats[(u, v, i)] = edges.matrix(cands[u], j, cands[v], i, src.out_shapes[j],
-                                                 src.out_itemsize[j], src.grad[j])
-    f: list[np.ndarray] = []
-    for v, node in enumerate(nodes):
-        acc = local[v].copy()
+            k = dim.get((u, j))
+            imap = node.rule.in_maps[i] if i < len(node.rule.in_maps) else None
+            if k is not None and imap is not None and k < len(imap) and imap[k] is not None:
+                loop = imap[k]
+                break
+        loops.append(loop)
+        if loop is not None:
+            for j, omap in enumerate(node.rule.out_maps):
+                if loop in omap:
+                    dim[(v, j)] = omap.index(loop)
+    return loops
+
+
+def _seeds(graph: SearchGraph, cands: list[tuple[Strategy, ...]], seed_axes: Sequence[int]) -> list[list[int]]:
+    loops = _batch_loops(graph)
+    batch, replicated = [], []
+    for v, cs in enumerate(cands):
+        want = loops[v] if loops[v] is not None else -1
+        b = next((k for k, s in enumerate(cs) if all(s.assign[a] == want for a in seed_axes)), None)
+        r = next((k for k, s in enumerate(cs) if all(s.assign[a] == -1 for a in seed_axes)), 0)
+        batch.append(r if b is None else b)
+        replicated.append(r)
+    return [batch, replicated]
+
+
+def _total(graph: SearchGraph, choice: Sequence[int], local: list[np.ndarray],
+           mats: dict[tuple[int, int, int], np.ndarray]) -> float:
+    total = 0.0
+    for v, node in enumerate(graph.nodes):
+        total += local[v][choice[v]]
         for (u, j, i) in node.inputs:
-            share = max(1, len(nodes[u].consumers))
-            acc += (f[u][:, None] / share + mats[(u, v, i)]).min(axis=0)
-        f.append(acc)
-    choice = [-1] * len(nodes)
-    for v in range(len(nodes) - 1, -1, -1):
-        acc = f[v].copy()
-        for (c, i, j) in nodes[v].consumers:
-            acc += mats[(v, c, i)][:, choice[c]]
-        choice[v] = int(np.argmin(acc))
+            total += mats[(u, v, i)][choice[u], choice[v]]
+    return float(total)
+
+
+def _refine(graph: SearchGraph, choice: list[int], local: list[np.ndarray],
+            mats: dict[tuple[int, int, int], np.ndarray], sweeps: int) -> list[int]:
+    nodes = graph.nodes
     for sweep in range(sweeps):
         order = range(len(nodes)) if sweep % 2 == 0 else range(len(nodes) - 1, -1, -1)
         changed = False
@@ -285,6 +316,41 @@ def _solve(graph: SearchGraph, cands: list[tuple[Strategy, ...]], local: list[np
         if not changed:
             break
     return choice
+
+
+def _solve(graph: SearchGraph, cands: list[tuple[Strategy, ...]], local: list[np.ndarray],
+           edges: _EdgeCache, seed_axes: Sequence[int] = (), sweeps: int = 4) -> list[int]:
+    nodes = graph.nodes
+    mats: dict[tuple[int, int, int], np.ndarray] = {}
+    for v, node in enumerate(nodes):
+        for (u, j, i) in node.inputs:
+            src = nodes[u]
+            mats[(u, v, i)] = edges.matrix(cands[u], j, cands[v], i, src.out_shapes[j],
+                                           src.out_itemsize[j], src.grad[j])
+    f: list[np.ndarray] = []
+    for v, node in enumerate(nodes):
+        acc = local[v].copy()
+        for (u, j, i) in node.inputs:
+            share = max(1, len(nodes[u].consumers))
+            acc += (f[u][:, None] / share + mats[(u, v, i)]).min(axis=0)
+        f.append(acc)
+    choice = [-1] * len(nodes)
+    for v in range(len(nodes) - 1, -1, -1):
+        acc = f[v].copy()
+        for (c, i, j) in nodes[v].consumers:
+            acc += mats[(v, c, i)][:, choice[c]]
+        choice[v] = int(np.argmin(acc))
+    # The programme is exact on trees only; also start coordinate descent from the
+    # data-parallel and the unsplit assignment of the axes being decided, keep the best.
+    starts = [choice] + (_seeds(graph, cands, seed_axes) if seed_axes else [])
+    best, best_cost = None, math.inf
+    for start in starts:
+        refined = _refine(graph, list(start), local, mats, sweeps)
+        cost = _total(graph, refined, local, mats)
+        if cost < best_cost - 1e-15:
+            best, best_cost = refined, cost
+    assert best is not None
+    return best
 
 
 @dataclasses.dataclass
@@ -335,7 +401,8 @@ def evaluate(graph: SearchGraph, chosen: Sequence[Strategy], model: CostModel,
             if node.kind == "op" and training and src.grad[j] and s.broadcast_axes[i]:
                 local = model.local_bytes(s.in_specs[i], src.out_shapes[j], src.out_itemsize[j])
                 t, b = model.gradient_reduce(s.broadcast_axes[i], local)
-                comm, moved = comm + t, moved + b
+                k = _uses(graph, u, j)
+                comm, moved = comm + t / k, moved + b / k
     return compute, comm, moved, memory
 
 
@@ -358,22 +425,44 @@ def search(graph: SearchGraph, mesh_sizes: dict[str, int], model: CostModel, *,
         leanest plan found, whose ``memory_bytes`` exceeds the budget.
     """
     axes = tuple((a, n) for a, n in mesh_sizes.items() if n > 1)
-    weight = model.memory_weight
-    best: SearchResult | None = None
-    for _ in range(12):
+    start = model.memory_weight
+
+    def run(weight: float) -> SearchResult:
         model.memory_weight = weight
         chosen = _search_once(graph, axes, model, mode, training)
         compute, comm, moved, memory = evaluate(graph, chosen, model, training)
-        result = SearchResult(chosen, compute + comm, moved, memory, compute, comm, weight)
-        if best is None or (memory_budget is not None and memory < best.memory_bytes):
-            best = result
-        if memory_budget is None or memory <= memory_budget:
-            best = result
+        return SearchResult(chosen, compute + comm, moved, memory, compute, comm, weight)
+
+    result = run(start)
+    if memory_budget is None or result.memory_bytes <= memory_budget:
+        return result
+    # Raise the price of memory until the plan fits, then bisect (in log space)
+    # for the lowest price that still fits: the fastest plan within the budget.
+    low, high, fitting, leanest = start, None, None, result
+    weight = max(start, 1e-14)
+    for _ in range(10):
+        weight *= 10.0
+        found = run(weight)
+        if found.memory_bytes < leanest.memory_bytes:
+            leanest = found
+        if found.memory_bytes <= memory_budget:
+            high, fitting = weight, found
             break
-        weight = max(weight * 10.0, 1e-13)
-    model.memory_weight = weight
-    assert best is not None
-    return best
+        low = weight
+    if high is None or fitting is None:
+        model.memory_weight = leanest.memory_weight
+        return leanest
+    for _ in range(5):
+        mid = math.sqrt(max(low, 1e-18) * high)
+        found = run(mid)
+        if found.memory_bytes <= memory_budget:
+            high = mid
+            if found.cost < fitting.cost:
+                fitting = found
+        else:
+            low = mid
+    model.memory_weight = fitting.memory_weight
+    return fitting
 
 
 def _search_once(graph: SearchGraph, axes: tuple[tuple[str, int], ...], model: CostModel,
@@ -385,7 +474,7 @@ def _search_once(graph: SearchGraph, axes: tuple[tuple[str, int], ...], model: C
     if mode == "sharding_propagation":
         cands = [_candidates(n, axes, ()) for n in nodes]
         local = [_local_costs(n, c, model, training, graph) for n, c in zip(nodes, cands)]
-        choice = _solve(graph, cands, local, edges)
+        choice = _solve(graph, cands, local, edges, seed_axes=(0,))
         return [c[k] for c, k in zip(cands, choice)]
     # Recursive: largest axis first, each step extending the previous assignment.
     order = sorted(range(len(axes)), key=lambda k: -axes[k][1])
@@ -395,7 +484,7 @@ def _search_once(graph: SearchGraph, axes: tuple[tuple[str, int], ...], model: C
         sub = ordered[:step + 1]
         cands = [_candidates(n, sub, a) for n, a in zip(nodes, assign)]
         local = [_local_costs(n, c, model, training, graph) for n, c in zip(nodes, cands)]
-        choice = _solve(graph, cands, local, edges)
+        choice = _solve(graph, cands, local, edges, seed_axes=(step,))
         assign = [c[k].assign for c, k in zip(cands, choice)]
     result = []
     for node, a in zip(nodes, assign):
