@@ -89,9 +89,6 @@ def init(backend_name: str | None = None) -> None:
     size = _env_int("MINDJAX_WORLD_SIZE", "MS_WORKER_NUM")
     rank = _env_int("MINDJAX_RANK", "MS_NODE_ID")
     heartbeat = _env_int("MINDJAX_HEARTBEAT_TIMEOUT") or 30
-    # CPU collectives across processes need gloo (the default has none); the setting
-    # only concerns the CPU backend. Asking for the backend here would start it too early.
-    jax.config.update("jax_cpu_collectives_implementation", "gloo")
     if address is not None or size is not None:
         if address is None or size is None or rank is None:
             raise ValueError("For 'init', set all of MINDJAX_COORDINATOR, MINDJAX_WORLD_SIZE and MINDJAX_RANK "
@@ -115,17 +112,20 @@ def init(backend_name: str | None = None) -> None:
 
 
 def _release_local_backend() -> None:
-    """Drop a backend started before ``init`` so the distributed one can replace it.
+    """Drop a backend started before ``init`` so the distributed one can replace it, with gloo.
 
+    CPU collectives across processes need gloo (the default has none); the
+    setting only concerns the CPU backend, and is read when it starts.
     Importing mindjax starts JAX's local backend; arrays made before ``init``
     (none in a MindSpore-style script, which calls ``init()`` first) would be lost.
     """
     from jax._src import xla_bridge  # the only way to ask whether a backend is running
 
+    jax.config.update("jax_cpu_collectives_implementation", "gloo")
     if xla_bridge.backends_are_initialized():
-        import jax.extend.backend
+        from jax.extend import backend as jax_backend
 
-        jax.extend.backend.clear_backends()
+        jax_backend.clear_backends()
 
 
 def _cluster_detected() -> bool:

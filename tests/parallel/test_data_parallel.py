@@ -72,3 +72,36 @@ def test_dataset_strategy_splits_each_input_as_given():
     x, y = ms.parallel.shard_batch((np.zeros((8, 8), np.float32), np.zeros((8,), np.int32)))
     assert tuple(x.sharding.spec) == ("d0", ("d1", "d2")) and y.sharding.spec[0] == ("d0", "d1", "d2")
     assert jax.device_count() == 8
+
+
+def test_ms_jit_step_runs_data_parallel_on_a_sharded_batch(single):
+    ms.set_seed(0)
+    ms.set_auto_parallel_context(**DP)
+    net = LeNetish()
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+
+    @ms.jit
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+
+    losses = [float(step(*ms.parallel.shard_batch(batch))) for batch in batches(3)]
+    np.testing.assert_allclose(losses, single[0], rtol=1e-5)
+    assert max_rel_err(single[1], {p.name: np.asarray(p) for p in net.trainable_params()}) < 1e-5
+
+
+def test_communication_without_a_job_is_one_process():
+    from mindjax.communication import get_group_size, get_local_rank, get_rank, init, release
+
+    with pytest.raises(RuntimeError, match=r"For 'get_rank', call mindjax.communication.init\(\) first"):
+        get_rank()
+    init()
+    try:
+        assert (get_rank(), get_group_size(), get_local_rank()) == (0, 1, 0)
+        with pytest.raises(ValueError, match="only the world group"):
+            get_rank("my_group")
+    finally:
+        release()
