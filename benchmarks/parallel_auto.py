@@ -278,7 +278,7 @@ def main() -> None:
               f"time {(res.compute_s + res.comm_s) * 1e6:.1f} us")
 
 
-GPT_BUDGET = 4.0e6
+GPT_BUDGET = 2.0e6
 
 
 def gpt_cost_model(mesh: Mesh) -> CostModel:

@@ -22,7 +22,6 @@ from typing import Any, Sequence
 
 import jax
 import numpy as np
-from jax.extend import core as jcore
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from mindjax import context

@@ -37,6 +37,7 @@ from mindjax.parallel.auto.rules import (OpRule, Spec, Strategy, _make_strategy,
 
 __all__ = ["SearchGraph", "build_graph", "search", "evaluate"]
 
+_SAVED_BY = ("dot_general", "conv_general_dilated")
 _NO_GRAD_OPS = ("stop_gradient", "argmax", "argmin", "iota", "eq", "ne", "lt", "gt", "le", "ge",
                 "is_finite", "sign", "floor", "ceil", "round", "and", "or", "not")
 
@@ -53,6 +54,7 @@ class _Node:
     out_shapes: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
     out_itemsize: list[int] = dataclasses.field(default_factory=list)
     grad: list[bool] = dataclasses.field(default_factory=list)  # per result: needs a gradient
+    saved: list[bool] = dataclasses.field(default_factory=list)  # per result: kept for the backward
     fixed: Spec | None = None      # an imposed layout of result 0 (annotations, data inputs)
     trainable: bool = False
 
@@ -171,6 +173,13 @@ def build_graph(program: TracedProgram, training: bool = True,
         node.inputs.append((u, j, 0))
         nodes[u].consumers.append((len(nodes), 0, j))
         nodes.append(node)
+    # XLA fuses elementwise chains and recomputes them in the backward pass; what it
+    # keeps are the operands of the matmuls and convolutions.
+    for node in nodes:
+        node.saved = [False] * len(node.out_shapes)
+        for (c, _, j) in node.consumers:
+            if nodes[c].kind == "op" and nodes[c].eqn.primitive.name in _SAVED_BY:
+                node.saved[j] = node.kind == "op" and node.grad[j] or node.saved[j]
     return SearchGraph(nodes, var_node, program)
 
 
@@ -213,7 +222,7 @@ def _local_costs(node: _Node, cands: Sequence[Strategy], model: CostModel, train
                     # Uses of one value add their gradients before a single reduction.
                     cost += model.gradient_reduce(s.broadcast_axes[i], local)[0] / _uses(graph, u, j)
             for j, spec in enumerate(s.out_specs):
-                if training and node.grad[j]:
+                if training and node.saved[j]:
                     cost += model.memory_weight * model.local_bytes(
                         spec, node.out_shapes[j], node.out_itemsize[j])
         elif node.kind == "param":
@@ -387,7 +396,7 @@ def evaluate(graph: SearchGraph, chosen: Sequence[Strategy], model: CostModel,
             factor = 3.0 if any(node.grad) else 1.0
             compute += factor * node.rule.flops / s.shards / model.flops_per_second
             for j, spec in enumerate(s.out_specs):
-                if training and node.grad[j]:
+                if training and node.saved[j]:
                     memory += model.local_bytes(spec, node.out_shapes[j], node.out_itemsize[j])
         elif node.kind == "param":
             copies = 2 + model.optimizer_states if training and node.trainable else 1
