@@ -7,16 +7,21 @@ pass that key in and out, so GRAPH and PYNATIVE runs draw the same numbers.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import jax
 import numpy as np
 
 from mindjax.common.variable import Variable
 
+__all__ = ["RNG_STATE", "set_seed", "get_seed", "numpy_rng", "next_key", "add_seed_hook", "remove_seed_hook"]
+
 _DEFAULT_SEED = 0
 _seed: int | None = None
 _np_rng = np.random.default_rng(_DEFAULT_SEED)
+# Called with the new seed by set_seed: how higher layers (the dataset's
+# shuffles) follow ms.set_seed without this layer importing them.
+_seed_hooks: list[Callable[[int], None]] = []
 
 
 def _make_key() -> Any:
@@ -41,6 +46,33 @@ def set_seed(seed: int) -> None:
     _seed = int(seed)
     _np_rng = np.random.default_rng(_seed)
     object.__setattr__(RNG_STATE, "_raw", None)
+    for hook in list(_seed_hooks):
+        hook(_seed)
+
+
+def add_seed_hook(hook: Callable[[int], None]) -> None:
+    """Call ``hook(seed)`` on every later :func:`set_seed` (once, however often it is added).
+
+    Arguments:
+        hook: a callable taking the new seed.
+
+    Example:
+        >>> add_seed_hook(lambda seed: print("seeded", seed))  # doctest: +SKIP
+    """
+    if not callable(hook):
+        raise TypeError(f"For 'add_seed_hook', 'hook' must be callable, got {type(hook).__name__}")
+    if hook not in _seed_hooks:
+        _seed_hooks.append(hook)
+
+
+def remove_seed_hook(hook: Callable[[int], None]) -> None:
+    """Stop calling ``hook`` on :func:`set_seed` (nothing happens when it was not added).
+
+    Arguments:
+        hook: a callable passed to :func:`add_seed_hook`.
+    """
+    if hook in _seed_hooks:
+        _seed_hooks.remove(hook)
 
 
 def get_seed() -> int | None:

@@ -1,7 +1,8 @@
 """Global dataset settings, as ``mindspore.dataset.config`` has them.
 
 The seed orders every shuffle and random transform. ``ms.set_seed`` also
-sets it, as in MindSpore: whichever of the two was called last wins.
+sets it, as in MindSpore (through a seed hook of ``mindjax.common.random``):
+whichever of the two was called last wins.
 Worker counts are capped at the machine's cores, because MindSpore's default
 of 8 workers overloads small machines.
 """
@@ -19,16 +20,22 @@ _DEFAULT_PREFETCH = 16
 _DEFAULT_TIMEOUT_S = 600.0
 
 _seed: int | None = None
-_global_seed_when_set: int | None = None
 _num_workers: int | None = None
 _prefetch: int = _DEFAULT_PREFETCH
 _timeout_s: float = _DEFAULT_TIMEOUT_S
 
 
-def _global_seed() -> int | None:
+def _seed_from_global() -> int | None:
     from mindjax.common.random import get_seed as global_get_seed
 
-    return global_get_seed()
+    seed = global_get_seed()
+    return None if seed is None else int(seed) % 2 ** 32
+
+
+def _on_global_seed(seed: int) -> None:
+    """``ms.set_seed`` hook: the global seed becomes the dataset seed."""
+    global _seed
+    _seed = int(seed) % 2 ** 32
 
 
 def _check_int(name: str, value: object, low: int) -> int:
@@ -62,12 +69,11 @@ def set_seed(seed: int) -> None:
         >>> import mindjax.dataset as ds
         >>> ds.config.set_seed(1)
     """
-    global _seed, _global_seed_when_set
+    global _seed
     _check_int("set_seed", seed, 0)
     if seed >= 2 ** 32:
         raise ValueError(f"For 'set_seed', the argument must be below 2**32, got {seed}")
     _seed = int(seed)
-    _global_seed_when_set = _global_seed()
 
 
 def get_seed() -> int:
@@ -77,12 +83,7 @@ def get_seed() -> int:
         The value of the last of ``ds.config.set_seed`` and ``ms.set_seed``,
         or 5489 (``std::mt19937``'s default, as in MindSpore) when neither was called.
     """
-    global_seed = _global_seed()
-    if _seed is not None and global_seed == _global_seed_when_set:
-        return _seed
-    if global_seed is not None:
-        return int(global_seed) % 2 ** 32
-    return _MT19937_DEFAULT_SEED
+    return _MT19937_DEFAULT_SEED if _seed is None else _seed
 
 
 def set_num_parallel_workers(num: int) -> None:
@@ -135,10 +136,21 @@ def get_data_timeout() -> float:
 
 
 def reset() -> None:
-    """Restore every setting to its default (used by tests)."""
-    global _seed, _global_seed_when_set, _num_workers, _prefetch, _timeout_s
-    _seed = None
-    _global_seed_when_set = None
+    """Restore every setting to its default (used by tests); the seed follows ``ms.set_seed`` if it was called."""
+    global _seed, _num_workers, _prefetch, _timeout_s
+    _seed = _seed_from_global()
     _num_workers = None
     _prefetch = _DEFAULT_PREFETCH
     _timeout_s = _DEFAULT_TIMEOUT_S
+
+
+def _follow_global_seed() -> None:
+    global _seed
+    from mindjax.common.random import add_seed_hook
+
+    # ms.set_seed may have run before this module was imported.
+    _seed = _seed_from_global()
+    add_seed_hook(_on_global_seed)
+
+
+_follow_global_seed()

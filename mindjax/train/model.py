@@ -27,7 +27,7 @@ from mindjax import context
 from mindjax.cells.cell import Cell
 from mindjax.cells.state import structure_version
 from mindjax.cells.wrap.cell_wrapper import WithEvalCell, WithLossCell
-from mindjax.train._data import DataSource, Prefetcher, stack_blocks
+from mindjax.train._data import DataSource
 from mindjax.parallel import mesh as _mesh
 from mindjax.train._step import StepProgram
 from mindjax.train.amp import build_train_network
@@ -189,7 +189,7 @@ class Model:
 
     def _train(self, epoch: int, train_dataset: Any, callbacks: Any, sink: bool, sink_size: int,
                initial_epoch: int, valid_infos: Any) -> None:
-        source = DataSource(train_dataset, "Model.train", "train_dataset")
+        source = DataSource(train_dataset, "Model.train", "train_dataset", sink_size=sink_size if sink else None)
         cb = _CallbackParams()
         cb.cur_step_num = 0
         cb.train_network = self._train_network
@@ -213,13 +213,22 @@ class Model:
         cb.loss_scale_manager = self._loss_scale_manager
         cb.dataset_sink_mode = sink
         cb["_final_epoch"] = epoch
+        # The data position, for exact resume (BackupAndRestore); fit reads its validation data from one stream.
+        cb["_train_source"] = source
+        if valid_infos and valid_infos[0] is not None:
+            cb["_valid_source"] = DataSource(valid_infos[0], "Model.fit", "valid_dataset")
         cb.compiled_step_text = lambda: self._train_program().lowered_text(cb.train_dataset_element)
         self._train_network.set_train(True)
-        with _CallbackList(cb.list_callback) as callback_list:
-            if sink:
-                self._train_sink(epoch, source, callback_list, cb, sink_size, initial_epoch, valid_infos)
-            else:
-                self._train_loop(epoch, source, callback_list, cb, initial_epoch, valid_infos)
+        try:
+            with _CallbackList(cb.list_callback) as callback_list:
+                if sink:
+                    self._train_sink(epoch, source, callback_list, cb, sink_size, initial_epoch, valid_infos)
+                else:
+                    self._train_loop(epoch, source, callback_list, cb, initial_epoch, valid_infos)
+        finally:
+            source.close()
+            if "_valid_source" in cb:
+                cb["_valid_source"].close()
 
     def _train_loop(self, epoch: int, source: DataSource, callbacks: _CallbackList, cb: Any,
                     initial_epoch: int, valid_infos: Any) -> None:
@@ -258,37 +267,23 @@ class Model:
                     initial_epoch: int, valid_infos: Any) -> None:
         run_context = RunContext(cb)
         callbacks.on_train_begin(run_context)
-        if sink_size == -1:
-            fetch = lambda: stack_blocks(source.epoch(), -1)  # noqa: E731
-        else:
-            endless = source.endless()
-            fetch = lambda: stack_blocks(endless, sink_size)  # noqa: E731
-        prefetcher = Prefetcher()
-        try:
-            pending = prefetcher.submit(fetch)
-            for i in range(max(initial_epoch, cb.get("_resume_epoch", 0)), epoch):
-                cb.cur_epoch_num = i + 1
-                self._current_epoch_num = i + 1
-                callbacks.on_train_epoch_begin(run_context)
-                blocks = pending.result()
-                if i + 1 < epoch:
-                    pending = prefetcher.submit(fetch)
-                steps = sum(n for _, n in blocks)
-                if steps == 0:
-                    raise ValueError("For 'Model.train', 'train_dataset' yielded no batch")
-                cb.cur_step_num += steps
-                cb.train_dataset_element = tuple(_last_step(blocks[-1][0]))
-                callbacks.on_train_step_begin(run_context)
-                outputs = None
-                for stacked, _ in blocks:
-                    outputs = self._train_program().run_sink(stacked)
-                cb.net_outputs = _last_step(outputs)
-                callbacks.on_train_step_end(run_context)
-                self._finish_epoch(run_context, callbacks, cb, valid_infos)
-                if run_context._stop_requested:
-                    break
-        finally:
-            prefetcher.close()
+        for i in range(max(initial_epoch, cb.get("_resume_epoch", 0)), epoch):
+            cb.cur_epoch_num = i + 1
+            self._current_epoch_num = i + 1
+            callbacks.on_train_epoch_begin(run_context)
+            # The source stacks the next blocks in the background while this sink runs.
+            blocks = source.sink(sink_size, more=i + 1 < epoch)
+            cb.cur_step_num += sum(n for _, n in blocks)
+            cb.train_dataset_element = tuple(_last_step(blocks[-1][0]))
+            callbacks.on_train_step_begin(run_context)
+            outputs = None
+            for stacked, _ in blocks:
+                outputs = self._train_program().run_sink(stacked)
+            cb.net_outputs = _last_step(outputs)
+            callbacks.on_train_step_end(run_context)
+            self._finish_epoch(run_context, callbacks, cb, valid_infos)
+            if run_context._stop_requested:
+                break
         callbacks.on_train_end(run_context)
 
     # -- evaluation ----------------------------------------------------------
@@ -301,7 +296,7 @@ class Model:
         if valid_dataset is None or not due:
             return
         saved = {k: cb.get(k) for k in ("cur_step_num", "batch_num", "dataset_sink_mode", "net_outputs", "mode")}
-        source = DataSource(valid_dataset, "Model.fit", "valid_dataset")
+        source = cb.get("_valid_source") or DataSource(valid_dataset, "Model.fit", "valid_dataset")
         cb.eval_network = self._eval_network
         cb.valid_dataset = valid_dataset
         cb.batch_num = source.size()
@@ -329,7 +324,7 @@ class Model:
             raise TypeError(f"For 'Model.eval', 'dataset_sink_mode' must be a bool, got {dataset_sink_mode!r}")
         if not self._metric_fns:
             raise ValueError("For 'Model.eval', the model has no metrics: pass 'metrics' to Model")
-        source = DataSource(valid_dataset, "Model.eval", "valid_dataset")
+        source = DataSource(valid_dataset, "Model.eval", "valid_dataset", num_epochs=1)
         cb = _CallbackParams()
         cb.eval_network = self._eval_network
         cb.valid_dataset = valid_dataset
@@ -338,8 +333,11 @@ class Model:
         cb.cur_step_num = 0
         cb.list_callback = _as_callback_list(callbacks, "Model.eval")
         cb.network = self._network
-        with _CallbackList(cb.list_callback) as callback_list:
-            return self._eval_process(source, callback_list, cb)
+        try:
+            with _CallbackList(cb.list_callback) as callback_list:
+                return self._eval_process(source, callback_list, cb)
+        finally:
+            source.close()
 
     def _eval_process(self, source: DataSource, callbacks: _CallbackList, cb: Any,
                       add_eval_loss: bool = False) -> dict[str, Any]:
@@ -427,6 +425,10 @@ class Model:
         """Compile the training step ahead of time on the first batch of ``train_dataset``."""
         if train_dataset is None:
             return
-        batch = next(iter(DataSource(train_dataset, "Model.build", "train_dataset").epoch()))
+        source = DataSource(train_dataset, "Model.build", "train_dataset", num_epochs=1)
+        try:
+            batch = next(iter(source.epoch()))
+        finally:
+            source.close()
         self._train_network.set_train(True)
         self._train_program().lowered_text(batch)

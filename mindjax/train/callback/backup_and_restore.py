@@ -1,36 +1,35 @@
-"""``BackupAndRestore``: resume an interrupted training run where it stopped.
+"""``BackupAndRestore``: resume an interrupted training run exactly where it stopped.
 
-At the end of every ``save_freq``-th epoch the whole training state (every
-Variable of the training network: weights, optimizer state, counters, loss
-scale; the random key; the epoch and step counters) is written to
-``backup_dir``. A later ``Model.train`` with the same callback restores it and
-continues from the next epoch, so the run ends where an uninterrupted one
-ends. Files are safetensors, written atomically.
+At the end of every ``save_freq``-th epoch the whole training state is written
+to ``backup_dir`` with :func:`mindjax.train.serialization.save_training_state`:
+every Parameter of the training network (weights, optimizer state, counters,
+loss scale), the random key, the epoch and step counters and the position of
+the training data. A later ``Model.train`` with the same callback restores it
+all and continues from the next epoch, so the run ends where an uninterrupted
+one ends, bit for bit (MindSpore's version reruns every epoch instead).
 """
 from __future__ import annotations
 
 import os
 from typing import Any
 
-import jax.numpy as jnp
-import numpy as np
-
-from mindjax.cells.state import collect_variables
-from mindjax.common.random import RNG_STATE
 from mindjax.train.callback.callback import Callback, RunContext
 
 __all__ = ["BackupAndRestore"]
 
-_FILE = "backup.safetensors"
+_FILE = "backup.ckpt"
 
 
 class BackupAndRestore(Callback):
     """Back up the training state every epoch and restore it on the next run.
 
     Arguments:
-        backup_dir: the folder of the backup.
+        backup_dir: the folder of the backup (a ``backup.ckpt`` file in it).
         save_freq: ``'epoch'`` or a positive int (every n epochs).
         delete_checkpoint: delete the backup when training completes.
+
+    Example:
+        >>> model.train(10, data, callbacks=[BackupAndRestore("backup")])  # doctest: +SKIP
     """
 
     def __init__(self, backup_dir: str, save_freq: Any = "epoch", delete_checkpoint: bool = True) -> None:
@@ -48,50 +47,36 @@ class BackupAndRestore(Callback):
         self.delete_checkpoint = delete_checkpoint
         self.path = os.path.join(backup_dir, _FILE)
 
-    @staticmethod
-    def _state(cb_params: Any) -> list[Any]:
-        return collect_variables(cb_params.train_network) + [RNG_STATE]
-
     def on_train_begin(self, run_context: RunContext) -> None:
-        """Restore the backup, if any, and tell ``Model`` which epoch to resume at."""
+        """Restore the backup, if any: state, counters and data position; tell ``Model`` where to resume."""
         if not os.path.exists(self.path):
             return
-        from safetensors.numpy import load_file
-        from safetensors import safe_open
+        from mindjax.train.serialization import restore_training_state
 
         cb_params = run_context.original_args()
-        arrays = load_file(self.path)
-        with safe_open(self.path, framework="numpy") as f:
-            meta = f.metadata() or {}
-        variables = self._state(cb_params)
-        if int(meta.get("count", -1)) != len(variables):
-            raise ValueError(f"For 'BackupAndRestore', the backup in {self.backup_dir!r} holds "
-                             f"{meta.get('count')} state arrays but the training network has {len(variables)}")
-        for i, var in enumerate(variables):
-            old = var._value
-            value = jnp.asarray(arrays[f"state.{i}"])
-            if tuple(value.shape) != tuple(old.shape):
-                raise ValueError(f"For 'BackupAndRestore', state array {i} has shape {value.shape} in the "
-                                 f"backup and {old.shape} in the network")
-            object.__setattr__(var, "_raw", value.astype(old.dtype))
-        cb_params["_resume_epoch"] = int(meta["epoch"])
-        cb_params.cur_step_num = int(meta["cur_step_num"])
+        try:
+            extra = restore_training_state(self.path, cb_params.train_network)
+        except ValueError as exc:
+            raise ValueError(f"For 'BackupAndRestore', the backup in {self.backup_dir!r} does not fit this "
+                             f"training network: {exc}") from exc
+        source = cb_params.get("_train_source")
+        if extra.get("data") is not None and source is not None:
+            source.set_state(extra["data"])
+        cb_params["_resume_epoch"] = int(extra["epoch"])
+        cb_params.cur_step_num = int(extra["cur_step_num"])
 
     def on_train_epoch_end(self, run_context: RunContext) -> None:
         """Write the backup when due."""
         cb_params = run_context.original_args()
         if cb_params.cur_epoch_num % self.save_freq:
             return
-        from safetensors.numpy import save_file
+        from mindjax.train.serialization import save_training_state
 
         os.makedirs(self.backup_dir, exist_ok=True)
-        variables = self._state(cb_params)
-        tensors = {f"state.{i}": np.array(v._value, order="C") for i, v in enumerate(variables)}
-        meta = {"epoch": str(cb_params.cur_epoch_num), "cur_step_num": str(cb_params.cur_step_num),
-                "count": str(len(variables))}
-        tmp = f"{self.path}.tmp-{os.getpid()}"
-        save_file(tensors, tmp, metadata=meta)
-        os.replace(tmp, self.path)
+        source = cb_params.get("_train_source")
+        extra = {"epoch": int(cb_params.cur_epoch_num), "cur_step_num": int(cb_params.cur_step_num),
+                 "data": source.get_state() if source is not None else None}
+        save_training_state(self.path, cb_params.train_network, extra)
 
     def on_train_end(self, run_context: RunContext) -> None:
         """Delete the backup after a completed run."""

@@ -1,20 +1,18 @@
 """``ModelCheckpoint`` and ``CheckpointConfig``: save the network during training.
 
 Files are named as MindSpore names them, ``<prefix>-<epoch>_<step in epoch>.ckpt``
-in ``directory``, and the oldest are removed beyond ``keep_checkpoint_max``.
-The file is written by ``mindjax.train.serialization.save_checkpoint`` when
-that module exists; until then by :func:`_write_fallback_checkpoint`
-(safetensors content, written atomically).
+(``.safetensors`` with ``format='safetensors'``) in ``directory``, and the
+oldest are removed beyond ``keep_checkpoint_max``. They are written by
+``mindjax.train.serialization.save_checkpoint`` (atomically); with
+``integrated_save=False`` each "file" is a sharded checkpoint folder.
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
+import shutil
 import time
 from typing import Any, Callable
-
-import numpy as np
 
 from mindjax.train.callback.callback import Callback, RunContext
 
@@ -41,7 +39,8 @@ class CheckpointConfig:
         saved_network: save this Cell instead of the training network.
         append_info: a list of ``'epoch_num'``, ``'step_num'`` or ``{name: value}``
             dicts saved alongside the parameters.
-        format: ``'ckpt'`` or ``'safetensors'`` (the file suffix).
+        crc_check: store a CRC32 in each file (``'ckpt'`` only, as in MindSpore).
+        format: ``'ckpt'`` or ``'safetensors'`` (the file format and suffix).
         The remaining MindSpore arguments are accepted and stored.
     """
 
@@ -65,6 +64,11 @@ class CheckpointConfig:
             self.keep_checkpoint_max = 1
         if format not in ("ckpt", "safetensors"):
             raise ValueError(f"For 'CheckpointConfig', 'format' must be 'ckpt' or 'safetensors', got {format!r}")
+        if not isinstance(crc_check, bool):
+            raise TypeError(f"For 'CheckpointConfig', 'crc_check' must be a bool, got {crc_check!r}")
+        if format == "safetensors" and (enc_key is not None or enc_mode != "AES-GCM" or crc_check or exception_save):
+            raise ValueError("For 'CheckpointConfig', when 'format' is 'safetensors', 'enc_key', 'enc_mode', "
+                             "'crc_check' and 'exception_save' must keep their defaults")
         self.integrated_save = integrated_save
         self.async_save = async_save
         self.saved_network = saved_network
@@ -102,36 +106,27 @@ class CheckpointConfig:
                 "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes}
 
 
-def _write_fallback_checkpoint(network: Any, path: str, append_dict: dict[str, Any]) -> None:
-    """Write ``network``'s Parameters as safetensors content at ``path``, atomically.
-
-    Used only while ``mindjax.train.serialization`` does not exist.
-    """
-    from safetensors.numpy import save_file
-
-    tensors = {p.name: np.array(p._value, order="C") for p in network.get_parameters()}
-    metadata = {str(k): str(v) for k, v in append_dict.items()}
-    tmp = f"{path}.tmp-{os.getpid()}"
-    save_file(tensors, tmp, metadata=metadata or None)
-    os.replace(tmp, path)
-
-
 def _save(network: Any, path: str, config: CheckpointConfig, append_dict: dict[str, Any]) -> None:
-    if importlib.util.find_spec("mindjax.train.serialization") is not None:
-        from mindjax.train import serialization
+    from mindjax.train.serialization import save_checkpoint
 
-        if hasattr(serialization, "save_checkpoint"):
-            serialization.save_checkpoint(network, path, integrated_save=config.integrated_save,
-                                          async_save=config.async_save, append_dict=append_dict or None)
-            return
-    _write_fallback_checkpoint(network, path, append_dict)
+    save_checkpoint(network, path, integrated_save=config.integrated_save, async_save=config.async_save,
+                    append_dict=append_dict or None, crc_check=config.crc_check, format=config.format)
+
+
+def _remove(path: str) -> None:
+    """Delete a checkpoint: a file, or the folder a sharded (``integrated_save=False``) save wrote."""
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    else:
+        os.remove(path)
 
 
 class ModelCheckpoint(Callback):
-    """Save checkpoints during training, named ``<prefix>-<epoch>_<step>.ckpt``.
+    """Save checkpoints during training, named ``<prefix>-<epoch>_<step>.ckpt`` (or ``.safetensors``).
 
     Arguments:
-        prefix: the file-name prefix (no '/'), or ``f(cb_params) -> str``.
+        prefix: the file-name prefix (no '/'), or ``f(cb_params) -> str``, whose
+            result is the whole file name before the suffix (as in MindSpore).
         directory: the folder (current directory when ``None``), or ``f(cb_params) -> str``.
         config: a :class:`CheckpointConfig`.
 
@@ -212,9 +207,14 @@ class ModelCheckpoint(Callback):
         if cb_params.cur_step_num == self._last_triggered_step or not self._due(cb_params, force):
             return
         step_in_epoch = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
-        name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}{self._suffix()}"
-        self._prune()
+        if self._prefix_func is not None:
+            name = f"{self._prefix}{self._suffix()}"
+        else:
+            name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}{self._suffix()}"
         path = os.path.join(self._directory, name)
+        if path in self._saved:  # a callable prefix reuses its name: the write replaces the file atomically
+            self._saved.remove(path)
+        self._prune()
         self._last_triggered_step = cb_params.cur_step_num
         append = dict(self._config.append_info)
         if "epoch_num" in append:
@@ -234,13 +234,13 @@ class ModelCheckpoint(Callback):
         existing = [p for p in self._saved if os.path.exists(p)]
         if keep and len(existing) >= keep:
             for old in existing[:len(existing) - keep + 1]:
-                os.remove(old)
+                _remove(old)
                 self._saved.remove(old)
         elif self._config.keep_checkpoint_per_n_minutes:
             now = time.time()
             if now - self._last_time_for_keep < self._config.keep_checkpoint_per_n_minutes * 60:
                 if existing:
-                    os.remove(existing[-1])
+                    _remove(existing[-1])
                     self._saved.remove(existing[-1])
             else:
                 self._last_time_for_keep = now
