@@ -271,7 +271,8 @@ def _unflatten_parameter(aux: tuple[str, bool], children: Any) -> Parameter:
     twin = Parameter.__new__(Parameter)
     Variable.__init__(twin, children[0])
     twin.__dict__.update(_name=aux[0], _named_by_user=True, requires_grad=aux[1],
-                         layerwise_parallel=False, parallel_optimizer=True, sharding=None)
+                         layerwise_parallel=False, parallel_optimizer=True, sharding=None,
+                         _transient=True)
     return twin
 
 

@@ -23,10 +23,12 @@ class _AccessTracker:
         self.originals: dict[int, Any] = {}
 
     def read(self, var: "Variable") -> None:
-        self.touched.setdefault(id(var), var)
+        if not var._transient:
+            self.touched.setdefault(id(var), var)
 
     def write(self, var: "Variable", old: Any) -> None:
-        self.touched.setdefault(id(var), var)
+        if not var._transient:
+            self.touched.setdefault(id(var), var)
         if id(var) not in self.written:
             self.written[id(var)] = var
             self.originals[id(var)] = old
@@ -48,6 +50,9 @@ class Variable:
     """A named, mutable reference to one ``jax.Array`` (or a lazily built one)."""
 
     _is_mindjax_variable = True
+    # True for the short-lived copies that JAX builds when it unflattens a pytree
+    # holding Parameters: they are values, not state, so traces do not track them.
+    _transient = False
     __slots__ = ("_raw", "_factory", "__weakref__")
 
     def __init__(self, value: Any = None, factory: Callable[[], Any] | None = None) -> None:

@@ -43,12 +43,38 @@ class _NewVariables(Exception):
         self.found = found
 
 
+class _VariableArg:
+    """A Parameter passed as an argument: kept by identity, so the trace sees the object.
+
+    Its reads are then discovered like any other Variable the program touches,
+    and writes to it are written back (MindSpore: assigning to a Parameter input
+    updates it).
+    """
+
+    __slots__ = ("var",)
+
+    def __init__(self, var: Variable) -> None:
+        self.var = var
+
+    def __hash__(self) -> int:
+        return id(self.var)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _VariableArg) and other.var is self.var
+
+
+def _is_variable(x: Any) -> bool:
+    return isinstance(x, Variable)
+
+
 def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], Any]:
-    leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+    leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_variable)
     dynamic: list[Any] = []
     static: list[Any] = []
     for leaf in leaves:
-        if isinstance(leaf, _DYNAMIC_TYPES):
+        if isinstance(leaf, Variable):
+            static.append(_VariableArg(leaf))
+        elif isinstance(leaf, _DYNAMIC_TYPES):
             dynamic.append(leaf)
             static.append(_DYNAMIC)
         else:
@@ -84,7 +110,8 @@ _DYNAMIC = _Dynamic()
 def _join_args(dynamic: Sequence[Any], key: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
     treedef, static = key
     it = iter(dynamic)
-    leaves = [next(it) if s is _DYNAMIC else s for s in static]
+    leaves = [next(it) if s is _DYNAMIC else s.var if isinstance(s, _VariableArg) else s
+              for s in static]
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
@@ -139,10 +166,14 @@ class CompiledFunction:
             try:
                 out, new = self._jitted(values, dynamic, key)
             except _NewVariables as grow:
-                for var in grow.found:
-                    if id(var) not in self._ids:
-                        self._ids.add(id(var))
-                        self.variables.append(var)
+                added = [v for v in grow.found if id(v) not in self._ids]
+                if not added:  # cannot happen unless a Variable's identity is unstable
+                    raise RuntimeError(f"{self.where}: the Variables touched while tracing keep "
+                                       f"changing; a Parameter is being re-created inside the "
+                                       f"compiled function") from None
+                for var in added:
+                    self._ids.add(id(var))
+                    self.variables.append(var)
                 continue
             break
         for i, val in zip(self._written[(key, len(values))], new):

@@ -162,3 +162,44 @@ def test_unhashable_non_array_argument_is_explained():
 
     with pytest.raises(TypeError, match="neither an array nor hashable"):
         net(jnp.ones(3), Odd())
+
+
+def test_parameter_passed_as_an_argument_is_state_and_is_written_back():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    p = ms.Parameter(ms.Tensor(1.0), name="p")
+
+    class AddInto(nn.Cell):
+        def construct(self, q, x):
+            q.set_data(q + x)
+            return q * 2
+
+    net = AddInto()
+    assert float(net(p, ms.Tensor(1.0))) == 4.0
+    assert float(net(p, ms.Tensor(1.0))) == 6.0
+    assert float(p) == 3.0
+
+
+def test_pytree_copies_of_parameters_inside_a_trace_are_not_state():
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class TreeMap(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor(np.ones(2), ms.float32), name="w")
+
+        def construct(self, x):
+            doubled = jax.tree_util.tree_map(lambda v: v * 2, [self.w])[0]
+            return x + doubled.value()
+
+    np.testing.assert_allclose(TreeMap()(jnp.ones(2)), [3.0, 3.0])
+
+
+def test_schedule_learning_rate_read_each_step_compiles_once():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    opt = nn.Momentum(nn.Dense(2, 2).trainable_params(), learning_rate=[0.1, 0.2] * 10, momentum=0.9)
+    assert abs(float(opt.get_lr()) - 0.1) < 1e-7
+    compiled = compiled_for_cell(opt.learning_rate)
+    programs = compiled._jitted._cache_size()
+    for _ in range(3):
+        assert abs(float(opt.get_lr()) - 0.1) < 1e-7
+    assert compiled._jitted._cache_size() == programs
