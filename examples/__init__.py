@@ -1,0 +1,1 @@
+"""Runnable MindSpore-style training scripts on MindJAX."""

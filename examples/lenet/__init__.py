@@ -1,0 +1,1 @@
+"""LeNet-5 on handwritten digits: the main job."""
