@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax._src import core as _jax_core
+from jax._src.array import ArrayImpl as _ArrayImpl
 
 from mindjax.common.dtype import to_jax_dtype
 
@@ -199,7 +200,9 @@ def _install_tensor_methods() -> None:
 
     Existing JAX attributes are never replaced, so JAX code keeps working.
     """
-    array_impl = type(jnp.zeros(()))
+    # The class itself, not type(jnp.zeros(())): building an array here would start
+    # the XLA backend at import, before XLA_FLAGS or jax.distributed can be set.
+    array_impl = _ArrayImpl
     for cls, overrides in ((array_impl, {}), (_jax_core.Tracer, _TRACER_OVERRIDES)):
         for name, fn in _METHODS.items():
             fn = overrides.get(name, fn)

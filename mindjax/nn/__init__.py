@@ -1,12 +1,15 @@
 """``mindjax.nn``: MindSpore's ``mindspore.nn`` namespace.
 
 The Cells come from the ``cells`` layer; the metrics and ``GraphCell`` live in
-``train`` and are re-exported here, as ``mindspore.nn`` exports them.
+``train`` and ``PipelineCell`` in ``parallel``; all are re-exported here, as
+``mindspore.nn`` exports them.
 """
 from mindjax.cells import *  # noqa: F401,F403
 from mindjax.cells import __all__ as _cells_all
 from mindjax.train.metrics import *  # noqa: F401,F403
 from mindjax.train.metrics import __all__ as _metrics_all
 from mindjax.train.serialization.export import GraphCell
+from mindjax.parallel.pipeline import PipelineCell
 
-__all__ = list(_cells_all) + [n for n in _metrics_all if n not in _cells_all] + ["GraphCell"]
+__all__ = (list(_cells_all) + [n for n in _metrics_all if n not in _cells_all]
+           + ["GraphCell", "PipelineCell"])

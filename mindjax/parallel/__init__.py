@@ -8,5 +8,8 @@ from mindjax.parallel.mesh import *  # noqa: F401,F403
 from mindjax.parallel.shard import place, shard, shard_cell, strategies_active
 from mindjax.parallel import data_parallel, optimizer_parallel
 from mindjax.parallel.data_parallel import shard_batch
+from mindjax.parallel.auto import auto_parallel, get_strategy, search_plan
+from mindjax.parallel.pipeline import PipelineCell
 
-__all__ = ["Layout", "shard", "shard_cell", "place", "strategies_active", "shard_batch"] + list(mesh.__all__)
+__all__ = (["Layout", "shard", "shard_cell", "place", "strategies_active", "shard_batch",
+            "auto_parallel", "get_strategy", "search_plan", "PipelineCell"] + list(mesh.__all__))

@@ -79,3 +79,13 @@ def test_dtype_names_compare_equal_to_array_dtypes():
     assert mstype.int8 == jnp.int8
     with pytest.raises(TypeError, match="unknown dtype name"):
         mstype.to_jax_dtype("float33")
+
+
+def test_importing_mindjax_does_not_start_the_xla_backend():
+    import subprocess
+    import sys
+    code = ("import mindjax\nfrom jax._src import xla_bridge as xb\n"
+            "assert not xb._backends, 'backend started at import'\nprint('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
