@@ -5,9 +5,18 @@ the Variables once (ordered, de-duplicated), then run Python code with their
 values replaced by tracers and read back what the code wrote. The Cell objects
 stay the source of truth between calls.
 
+Transforms that trace user code (gradients, jacobians, vmap, custom backward
+rules, the wrappers' ``TrainOneStepCell``) use :func:`run_functional` and
+:class:`Effects`: the Variables being transformed hold the traced values, every
+write is carried out of the trace as data, and :meth:`Effects.commit` writes it
+back once the values are concrete, so no Python object keeps a tracer.
+
 Example:
     >>> params = collect_variables(net)                        # doctest: +SKIP
     >>> out, new_values = call_with_values(params, values, net, x)   # doctest: +SKIP
+    >>> effects = Effects()                                    # doctest: +SKIP
+    >>> out, written = run_functional(params, values, effects, net, x)   # doctest: +SKIP
+    >>> effects.commit(written)                                # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -16,7 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import jax
 
-from mindjax.common.variable import Variable
+from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
 
 # Bumped whenever a Cell tree changes shape (a Parameter or sub-Cell assigned,
 # set_train, hooks, to_float): compiled-call caches compare against it.
@@ -78,3 +87,75 @@ def check_no_leaked_tracers(variables: Sequence[Variable], where: str) -> None:
                 f"{where}: Parameter '{name}' was written inside a compiled function but is not "
                 f"part of its state; pass the Cell that owns it to the function, or call it "
                 f"through that Cell")
+
+
+class Effects:
+    """What one :func:`run_functional` call wrote and read.
+
+    It is filled while ``fn`` is traced and used after the trace, when the
+    written values have come out of the transform as concrete data.
+
+    Attributes:
+        written: the Variables ``fn`` wrote, in the order of the values
+            :func:`run_functional` returns for them.
+        touched: every Variable ``fn`` read or wrote.
+    """
+
+    __slots__ = ("written", "touched")
+
+    def __init__(self) -> None:
+        self.written: list[Variable] = []
+        self.touched: list[Variable] = []
+
+    def commit(self, new_values: Sequence[Any]) -> None:
+        """Write ``new_values`` into :attr:`written` and report :attr:`touched` to an enclosing tracker.
+
+        An enclosing compiled call (``ms.jit``, GRAPH mode) discovers its state
+        from the Variables read inside it; those reads happened under
+        :func:`run_functional`'s own tracker, so they are reported again here.
+
+        Arguments:
+            new_values: the values :func:`run_functional` returned (or their
+                concrete counterparts after the transform).
+        """
+        if _TRACKERS:
+            outer = _TRACKERS[-1]
+            for var in self.touched:
+                outer.read(var)
+        for var, value in zip(self.written, new_values):
+            var._value = value
+
+
+def run_functional(variables: Sequence[Variable], values: Sequence[Any], effects: Effects,
+                   fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
+    """Run ``fn(*args, **kwargs)`` with ``variables`` holding ``values``; leave every Variable as it was.
+
+    Writes stay out of the Variables because inside a JAX trace they are
+    tracers that must not outlive the trace: the caller returns them from the
+    traced function and calls ``effects.commit`` with the results.
+
+    Arguments:
+        variables: the Variables to substitute (e.g. the Parameters being
+            differentiated).
+        values: their values for this call (usually tracers).
+        effects: filled with the Variables ``fn`` wrote and touched.
+        fn, args, kwargs: the code to run.
+
+    Returns:
+        ``(fn's output, the values fn wrote)``; ``effects.written`` names the
+        Variables those values belong to (any Variable, ``variables`` included).
+    """
+    tracker = track_access()
+    try:
+        with substituted(variables, values):
+            try:
+                out = fn(*args, **kwargs)
+                written = list(tracker.written.values())
+                new_values = [v._raw for v in written]
+            finally:
+                tracker.restore_outside(set())
+    finally:
+        stop_tracking(tracker)
+    effects.written = written
+    effects.touched = list(tracker.touched.values())
+    return out, new_values

@@ -41,10 +41,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from mindjax.cells.state import collect_variables, substituted
+from mindjax.cells.state import Effects, collect_variables, run_functional, substituted
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
-from mindjax.transforms.grad import _commit, _Effects, _run_functional
 
 __all__ = ["run_with_backward_rules", "stop_gradient", "InsertGradientOf", "HookBackward"]
 
@@ -221,17 +220,17 @@ def run_with_backward_rules(cell: Any, args: tuple[Any, ...], kwargs: dict[str, 
         variables.append(RNG_STATE)
     values = [v._value for v in variables]
     layout = _CallLayout(args, kwargs)
-    effects = _Effects()
+    effects = Effects()
 
     def body(dynamic: list[Any], var_values: list[Any]) -> tuple[Any, list[Any]]:
         call_args, call_kwargs = layout.rebuild(dynamic)
-        return _run_functional(variables, var_values, effects, cell.construct,
-                               *call_args, **call_kwargs)
+        return run_functional(variables, var_values, effects, cell.construct,
+                              *call_args, **call_kwargs)
 
     inner = jax.checkpoint(body) if recompute else body
     if not (has_bprop or hooks or pre_hooks):
         out, new_values = inner(layout.dynamic, values)
-        _commit(effects, new_values)
+        effects.commit(new_values)
         return out
 
     where = cell._where()
@@ -277,7 +276,7 @@ def run_with_backward_rules(cell: Any, args: tuple[Any, ...], kwargs: dict[str, 
 
     call.defvjp(fwd, bwd)
     out, new_values = call(layout.dynamic, values)
-    _commit(effects, new_values)
+    effects.commit(new_values)
     return out
 
 

@@ -2,7 +2,8 @@
 ``jacfwd``, ``jacrev`` and ``vmap``, with MindSpore 2.10's signatures and return
 structures, on ``jax.vjp``/``jax.jvp``/``jax.vmap``.
 
-Gradients with respect to Parameters use functionalisation: the Parameters'
+Gradients with respect to Parameters use functionalisation
+(:func:`mindjax.cells.state.run_functional`, shared with the training wrappers): the Parameters'
 values become explicit inputs, ``fn`` runs with the Parameters holding the traced
 values, and nothing is written back to them. What ``fn`` writes to other
 Variables (BatchNorm statistics in training, the random key) is collected and
@@ -44,9 +45,9 @@ import numpy as np
 
 from mindjax import context
 from mindjax.cells.parameter import Parameter
-from mindjax.cells.state import collect_variables, structure_version
+from mindjax.cells.state import Effects, collect_variables, run_functional, structure_version
 from mindjax.common.random import RNG_STATE
-from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
+from mindjax.common.variable import Variable
 
 __all__ = ["grad", "value_and_grad", "GradOperation", "get_grad", "vjp", "jvp", "jacfwd",
            "jacrev", "vmap"]
@@ -54,63 +55,7 @@ __all__ = ["grad", "value_and_grad", "GradOperation", "get_grad", "vjp", "jvp", 
 _MAX_COMPILED = 8
 
 
-# -- functionalisation -----------------------------------------------------------------------
-class _Effects:
-    """What one functionalised run of user code wrote and read (filled while tracing)."""
-
-    __slots__ = ("written", "touched")
-
-    def __init__(self) -> None:
-        self.written: list[Variable] = []
-        self.touched: list[Variable] = []
-
-
-def _set_raw(var: Variable, value: Any) -> None:
-    object.__setattr__(var, "_raw", value)
-
-
-def _run_functional(variables: Sequence[Variable], values: Sequence[Any], effects: _Effects,
-                    fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
-    """Run ``fn`` with ``variables`` holding ``values``; leave every Variable as it was.
-
-    Returns ``(fn's output, the values fn wrote)``; ``effects.written`` names the
-    Variables those values belong to. Writes stay out of the Variables because
-    inside a JAX trace they are tracers that must not outlive the trace.
-    """
-    saved = [v._raw for v in variables]
-    tracker = track_access()
-    try:
-        for var, val in zip(variables, values):
-            _set_raw(var, val)
-        out = fn(*args, **kwargs)
-        written = list(tracker.written.values())
-        new_values = [v._raw for v in written]
-    finally:
-        stop_tracking(tracker)
-        for key, var in tracker.written.items():
-            _set_raw(var, tracker.originals[key])
-        for var, val in zip(variables, saved):
-            _set_raw(var, val)
-    effects.written = written
-    effects.touched = list(tracker.touched.values())
-    return out, new_values
-
-
-def _commit(effects: _Effects, new_values: Sequence[Any]) -> None:
-    """Write the collected values back and let an enclosing trace see what was touched.
-
-    The enclosing compiled call (``ms.jit``, GRAPH mode) discovers its state from
-    the Variables read inside; the reads happened under our own tracker, so they
-    are reported again here.
-    """
-    if _TRACKERS:
-        outer = _TRACKERS[-1]
-        for var in effects.touched:
-            outer.read(var)
-    for var, val in zip(effects.written, new_values):
-        var._value = val
-
-
+# -- functionalisation helpers ----------------------------------------------------------------
 def _primal(x: Any) -> Any:
     def one(leaf: Any) -> Any:
         if isinstance(leaf, Variable):
@@ -188,18 +133,18 @@ def _differentiate(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[s
         if pos >= len(args):
             raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was called "
                              f"with {len(args)} positional input(s)")
-    effects = _Effects()
+    effects = Effects()
 
     def pure(diff_values: list[Any], weight_values: list[Any]) -> tuple[Any, tuple[Any, list[Any]]]:
         call_args = _replace(args, positions, diff_values)
-        out, new_values = _run_functional(weights, weight_values, effects, fn, *call_args, **kwargs)
+        out, new_values = run_functional(weights, weight_values, effects, fn, *call_args, **kwargs)
         main = _first_output(out, api) if has_aux else out
         return main, (out, new_values)
 
     diff_primals = [_primal(args[p]) for p in positions]
     weight_primals = [w._value for w in weights]
     main, vjp_fn, (out, new_values) = jax.vjp(pure, diff_primals, weight_primals, has_aux=True)
-    _commit(effects, new_values)
+    effects.commit(new_values)
     input_grads, weight_grads = vjp_fn(_cotangent(main, sens, api))
     input_grads = [_zero_like_primal(g, p) for g, p in zip(input_grads, diff_primals)]
     weight_grads = [_zero_like_primal(g, p) for g, p in zip(weight_grads, weight_primals)]
@@ -555,17 +500,17 @@ def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None,
     _check_tensors(inputs, "inputs", api)
     _check_bool(has_aux, "has_aux", api)
     params, single = (None, False) if weights is None else _check_weights(weights, api)
-    effects = _Effects()
+    effects = Effects()
 
     def pure(diff_values: list[Any], weight_values: list[Any]) -> tuple[Any, tuple[Any, list[Any]]]:
-        out, new_values = _run_functional(params or [], weight_values, effects, fn, *diff_values)
+        out, new_values = run_functional(params or [], weight_values, effects, fn, *diff_values)
         main = _first_output(out, api) if has_aux else out
         return main, (out, new_values)
 
     primals = [_primal(x) for x in inputs]
     weight_primals = [w._value for w in params or []]
     main, raw_vjp, (out, new_values) = jax.vjp(pure, primals, weight_primals, has_aux=True)
-    _commit(effects, new_values)
+    effects.commit(new_values)
 
     def vjp_fn(*v: Any) -> Any:
         _check_tensors(v, "v", api)
@@ -617,15 +562,15 @@ def jvp(fn: Callable[..., Any], inputs: Any, v: Any, has_aux: bool = False) -> t
     tangents = list(v) if isinstance(v, (tuple, list)) else [v]
     tangents = [jax.tree_util.tree_map(lambda t, p: jnp.asarray(t, jnp.asarray(p).dtype),
                                        _primal(t), p) for t, p in zip(tangents, primals)]
-    effects = _Effects()
+    effects = Effects()
 
     def pure(*diff_values: Any) -> tuple[Any, tuple[Any, list[Any]]]:
-        out, new_values = _run_functional([], [], effects, fn, *diff_values)
+        out, new_values = run_functional([], [], effects, fn, *diff_values)
         main = _first_output(out, api) if has_aux else out
         return main, (out, new_values)
 
     main, tangent_out, (out, new_values) = jax.jvp(pure, primals, tangents, has_aux=True)
-    _commit(effects, new_values)
+    effects.commit(new_values)
     if has_aux:
         return main, tangent_out, _aux_of(out)
     return out, tangent_out
@@ -644,18 +589,18 @@ def _make_jacobian(fn: Callable[..., Any], grad_position: Any, has_aux: bool, ap
             if pos >= len(args):
                 raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was "
                                  f"called with {len(args)} positional input(s)")
-        effects = _Effects()
+        effects = Effects()
 
         def pure(*diff_values: Any) -> tuple[Any, tuple[Any, list[Any]]]:
             call_args = _replace(args, positions, diff_values)
-            out, new_values = _run_functional([], [], effects, fn, *call_args, **kwargs)
+            out, new_values = run_functional([], [], effects, fn, *call_args, **kwargs)
             main = _first_output(out, api) if has_aux else out
             return main, (out, new_values)
 
         argnums: Any = 0 if len(positions) == 1 else tuple(range(len(positions)))
         jac, (out, new_values) = transform(pure, argnums=argnums, has_aux=True)(
             *[_primal(args[p]) for p in positions])
-        _commit(effects, new_values)
+        effects.commit(new_values)
         return (jac, _aux_of(out)) if has_aux else jac
 
     return _ModeAware(run, fn, [], api)
@@ -729,10 +674,10 @@ def vmap(fn: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callabl
     in_spec, out_spec = _axes(in_axes), _axes(out_axes)
 
     def run(*args: Any, **kwargs: Any) -> Any:
-        effects = _Effects()
+        effects = Effects()
 
         def body(*batched: Any) -> tuple[Any, list[Any]]:
-            return _run_functional([], [], effects, fn, *batched, **kwargs)
+            return run_functional([], [], effects, fn, *batched, **kwargs)
 
         try:
             out, new_values = jax.vmap(body, in_axes=in_spec, out_axes=(out_spec, None))(
@@ -743,7 +688,7 @@ def vmap(fn: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callabl
                 raise ValueError(f"For 'vmap', 'fn' writes {names} with a value that differs "
                                  f"across the batch; such writes can not be kept") from err
             raise ValueError(f"For 'vmap', {err}") from err
-        _commit(effects, new_values)
+        effects.commit(new_values)
         return out
 
     return _ModeAware(run, fn, [], api)

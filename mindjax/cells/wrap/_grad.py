@@ -2,7 +2,8 @@
 
 The wrappers (``TrainOneStepCell`` and friends) differentiate a network with
 respect to the values of Parameters: those Parameters hold the traced values
-during a ``jax.vjp``, every other Variable that the network writes (BatchNorm
+during a ``jax.vjp`` (``mindjax.cells.state.run_functional``, the mechanism
+``ms.grad`` uses too), every Variable that the network writes (BatchNorm
 statistics, the random key) is carried out of the trace as auxiliary data and
 written back afterwards, so the Python objects never keep a JAX tracer.
 """
@@ -13,8 +14,8 @@ from typing import Any, Callable, Sequence
 import jax
 import jax.numpy as jnp
 
-from mindjax.cells.state import substituted
-from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
+from mindjax.cells.state import Effects, run_functional
+from mindjax.common.variable import Variable
 
 
 def _cotangent_like(out: Any, sens: Any) -> Any:
@@ -42,32 +43,19 @@ def vjp_of_variables(fn: Callable[..., Any], weights: Sequence[Variable], args: 
             overrides ``sens``.
 
     Returns:
-        ``(output, weight gradients, input gradients)``. Variables other than
-        ``weights`` that ``fn`` wrote hold their new values afterwards.
+        ``(output, weight gradients, input gradients)``. Variables that ``fn``
+        wrote hold their new values afterwards.
     """
     weights = list(weights)
-    ids = {id(w) for w in weights}
     weight_values = [w._value for w in weights]
     arg_values = [args[i] for i in arg_positions]
-    written_box: list[list[Variable]] = []
-    touched_box: list[list[Variable]] = []
+    effects = Effects()
 
     def pure(w_vals: list[Any], a_vals: list[Any]) -> tuple[Any, list[Any]]:
         call_args = list(args)
         for i, v in zip(arg_positions, a_vals):
             call_args[i] = v
-        with substituted(weights, w_vals):
-            tracker = track_access()
-            try:
-                out = fn(*call_args)
-            finally:
-                stop_tracking(tracker)
-            written = [v for k, v in tracker.written.items() if k not in ids]
-            new_values = [v._raw for v in written]
-            tracker.restore_outside(ids)
-        written_box.append(written)
-        touched_box.append(list(tracker.touched.values()))
-        return out, new_values
+        return run_functional(weights, w_vals, effects, fn, *call_args)
 
     out, pullback, new_values = jax.vjp(pure, weight_values, arg_values, has_aux=True)
     if cotangent is None:
@@ -76,11 +64,5 @@ def vjp_of_variables(fn: Callable[..., Any], weights: Sequence[Variable], args: 
         cotangent = jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(out),
                                                  jax.tree_util.tree_leaves(cotangent))
     weight_grads, arg_grads = pullback(cotangent)
-    if _TRACKERS:
-        # An enclosing compiled call discovers its state through its tracker.
-        outer = _TRACKERS[-1]
-        for var in touched_box[-1]:
-            outer.read(var)
-    for var, value in zip(written_box[-1], new_values):
-        var._value = value
+    effects.commit(new_values)
     return out, tuple(weight_grads), tuple(arg_grads)
