@@ -1,0 +1,1 @@
+"""A small GPT trained on characters: stand-alone, data, semi-auto (Megatron) and auto parallel."""
