@@ -50,6 +50,23 @@ def _positive_int(value: Any, arg: str, cls_name: str) -> int:
     return int(value)
 
 
+def _linear(x: Any, weight: Any, bias: Any | None) -> jax.Array:
+    """``x @ weight^T + bias`` with MindSpore's ``(out, in)`` weight; ``weight`` may be stacked."""
+    y = jnp.matmul(x, jnp.swapaxes(_arr(weight), -1, -2))
+    return y if bias is None else y + _arr(bias)
+
+
+def _dropout(x: jax.Array, drop: float) -> jax.Array:
+    """Zero elements with probability ``drop`` and scale the rest by ``1 / (1 - drop)``.
+
+    The mask draws from the global key, so the same seed gives the same mask in
+    PYNATIVE and GRAPH mode; every dropout in the layers goes through here.
+    """
+    keep = 1.0 - drop
+    mask = jax.random.bernoulli(next_key(), keep, x.shape)
+    return jnp.where(mask, x / jnp.asarray(keep, x.dtype), jnp.zeros((), x.dtype))
+
+
 class Dense(Cell):
     """Fully connected layer: ``activation(x @ weight.T + bias)``.
 
@@ -121,9 +138,7 @@ class Dense(Cell):
         if x.ndim == 0 or x.shape[-1] != self.in_channels:
             raise ValueError(f"{self._where()}, expected input of last dimension "
                              f"{self.in_channels}, got {tuple(x.shape)}")
-        out = jnp.matmul(x, self.weight._value.T)
-        if self.has_bias:
-            out = out + self.bias._value
+        out = _linear(x, self.weight._value, self.bias._value if self.has_bias else None)
         if self.activation_flag:
             out = self.activation(out)
         return out
@@ -253,9 +268,7 @@ class Dropout(Cell):
         x = _arr(x)
         if not self.training or self._drop == 0:
             return x
-        keep = 1.0 - self._drop
-        mask = jax.random.bernoulli(next_key(), keep, x.shape)
-        return jnp.where(mask, x / jnp.asarray(keep, x.dtype), jnp.zeros((), x.dtype))
+        return _dropout(x, self._drop)
 
     def extend_repr(self) -> str:
         """``p=...`` or, for the deprecated form, ``keep_prob=...``."""

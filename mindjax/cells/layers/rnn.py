@@ -31,10 +31,10 @@ import jax
 import jax.numpy as jnp
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers.basic import _dropout, _linear
 from mindjax.cells.parameter import Parameter, ParameterTuple
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.initializer import Uniform
-from mindjax.common.random import next_key
 
 __all__ = ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -103,11 +103,6 @@ _STEPS: dict[str, Callable[..., Any]] = {
     "RNN_TANH": _step_rnn(jnp.tanh), "RNN_RELU": _step_rnn(jax.nn.relu),
     "LSTM": _step_lstm, "GRU": _step_gru,
 }
-
-
-def _linear(x: Any, w: Any, b: Any | None) -> Any:
-    y = jnp.matmul(x, jnp.swapaxes(w, -1, -2))
-    return y if b is None else y + b
 
 
 # -- the sequence machinery ---------------------------------------------------
@@ -279,11 +274,6 @@ class _RNNBase(Cell):
             return w_ih, w_hh, None, None
         return w_ih, w_hh, stack(self.b_ih_list), stack(self.b_hh_list)
 
-    def _inter_layer_dropout(self, x: Any) -> Any:
-        keep = 1.0 - self.dropout
-        mask = jax.random.bernoulli(next_key(), keep, x.shape)
-        return jnp.where(mask, x / jnp.asarray(keep, x.dtype), jnp.zeros_like(x))
-
     def construct(self, x: Any, hx: Any = None, seq_length: Any = None) -> Any:
         """Run the stacked recurrence.
 
@@ -323,7 +313,7 @@ class _RNNBase(Cell):
                                              seq_length)
             finals.append(final)
             if self.training and self.dropout != 0 and layer < self.num_layers - 1:
-                layer_input = self._inter_layer_dropout(output)
+                layer_input = _dropout(output, self.dropout)
             else:
                 layer_input = output
         if self.batch_first:

@@ -25,7 +25,6 @@ Example:
 """
 from __future__ import annotations
 
-import math
 import numbers
 from typing import Any, Callable
 
@@ -34,94 +33,22 @@ import jax.numpy as jnp
 
 from mindjax.cells.cell import Cell
 from mindjax.cells.containers import CellList
+from mindjax.cells.layers.basic import Dense, Dropout, _dropout, _linear
+from mindjax.cells.layers.basic import _positive_int as _check_positive_int
+from mindjax.cells.layers.normalization import LayerNorm
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.initializer import HeUniform, Uniform, XavierNormal, XavierUniform, initializer
-from mindjax.common.random import next_key
+from mindjax.common.initializer import XavierNormal, XavierUniform, initializer
 
 __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
 
 
-# -- private building blocks (the public Dense / LayerNorm / Dropout live in
-#    other modules, which this one must not depend on) ---------------------------
-def _check_positive_int(value: Any, name: str, cls_name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"For '{cls_name}', '{name}' must be an int, got {type(value).__name__}")
-    if value <= 0:
-        raise ValueError(f"For '{cls_name}', '{name}' must be a positive int, got {value}")
-    return int(value)
-
-
+# -- argument checks ------------------------------------------------------------
 def _check_probability(value: Any, name: str, cls_name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value < 1:
         raise ValueError(f"For '{cls_name}', '{name}' must be a number in [0, 1), got {value!r}")
     return float(value)
-
-
-def _dropout(x: Any, p: float) -> Any:
-    keep = 1.0 - p
-    mask = jax.random.bernoulli(next_key(), keep, x.shape)
-    return jnp.where(mask, x / jnp.asarray(keep, x.dtype), jnp.zeros_like(x))
-
-
-def _linear(x: Any, weight: Any, bias: Any | None) -> Any:
-    y = jnp.matmul(x, jnp.swapaxes(jnp.asarray(weight), -1, -2))
-    return y if bias is None else y + jnp.asarray(bias)
-
-
-class _Dense(Cell):
-    """``y = x W^T + b`` with MindSpore Dense's Parameters ``weight`` (out, in) and ``bias``."""
-
-    def __init__(self, in_channels: int, out_channels: int, has_bias: bool = True,
-                 dtype: Any = jnp.float32) -> None:
-        super().__init__()
-        self.in_channels, self.out_channels, self.has_bias = in_channels, out_channels, has_bias
-        self.weight = Parameter(initializer(HeUniform(math.sqrt(5)), (out_channels, in_channels), dtype))
-        bound = 1 / math.sqrt(in_channels)
-        self.bias = Parameter(initializer(Uniform(bound), (out_channels,), dtype)) if has_bias else None
-
-    def extend_repr(self) -> str:
-        return f"input_channels={self.in_channels}, output_channels={self.out_channels}, has_bias={self.has_bias}"
-
-    def construct(self, x: Any) -> Any:
-        return _linear(x, self.weight, self.bias)
-
-
-class _LayerNorm(Cell):
-    """Layer normalisation over the last axis, Parameters ``gamma`` and ``beta``."""
-
-    def __init__(self, normalized_shape: tuple[int, ...], epsilon: float = 1e-5,
-                 dtype: Any = jnp.float32) -> None:
-        super().__init__()
-        self.normalized_shape, self.epsilon = tuple(normalized_shape), epsilon
-        self.gamma = Parameter(initializer("ones", self.normalized_shape, dtype))
-        self.beta = Parameter(initializer("zeros", self.normalized_shape, dtype))
-
-    def extend_repr(self) -> str:
-        return f"normalized_shape={self.normalized_shape}, epsilon={self.epsilon}"
-
-    def construct(self, x: Any) -> Any:
-        mean = jnp.mean(x, axis=-1, keepdims=True)
-        centred = x - mean
-        var = jnp.mean(centred * centred, axis=-1, keepdims=True)
-        return centred * jax.lax.rsqrt(var + self.epsilon) * jnp.asarray(self.gamma) + jnp.asarray(self.beta)
-
-
-class _Dropout(Cell):
-    """Drop with probability ``p`` in training; identity otherwise."""
-
-    def __init__(self, p: float) -> None:
-        super().__init__()
-        self.p = p
-
-    def extend_repr(self) -> str:
-        return f"p={self.p}"
-
-    def construct(self, x: Any) -> Any:
-        if not self.training or self.p == 0:
-            return x
-        return _dropout(x, self.p)
 
 
 # -- masks ----------------------------------------------------------------------
@@ -199,7 +126,7 @@ class MultiheadAttention(Cell):
             self.in_proj_weight = None
         self.in_proj_bias = Parameter(initializer("zeros", (3 * embed_dim,), dtype), "in_proj_bias") \
             if has_bias else None
-        self.out_proj = _Dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
+        self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
         if add_bias_kv:
             self.bias_k = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype), "bias_k")
             self.bias_v = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype), "bias_v")
@@ -382,9 +309,9 @@ class _FeedForwardLayer(Cell):
         self.activation = _resolve_activation(activation, type(self).__name__)
 
     def _make_ffn(self, dtype: Any) -> None:
-        self.dense1 = _Dense(self.d_model, self.dim_feedforward, dtype=dtype)
-        self.dropout = _Dropout(self.dropout_num)
-        self.dense2 = _Dense(self.dim_feedforward, self.d_model, dtype=dtype)
+        self.dense1 = Dense(self.d_model, self.dim_feedforward, dtype=dtype)
+        self.dropout = Dropout(p=self.dropout_num)
+        self.dense2 = Dense(self.dim_feedforward, self.d_model, dtype=dtype)
 
     def _check_src(self, name: str, x: Any) -> None:
         if x.ndim not in (2, 3) or x.shape[-1] != self.d_model:
@@ -424,10 +351,10 @@ class TransformerEncoderLayer(_FeedForwardLayer):
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
                                             dtype=dtype)
         self._make_ffn(dtype)
-        self.norm1 = _LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = _LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = _Dropout(self.dropout_num)
-        self.dropout2 = _Dropout(self.dropout_num)
+        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.dropout1 = Dropout(p=self.dropout_num)
+        self.dropout2 = Dropout(p=self.dropout_num)
         self._set_activation(activation)
 
     def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any) -> Any:
@@ -470,12 +397,12 @@ class TransformerDecoderLayer(_FeedForwardLayer):
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
                                                  dtype=dtype)
         self._make_ffn(dtype)
-        self.norm1 = _LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = _LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm3 = _LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = _Dropout(self.dropout_num)
-        self.dropout2 = _Dropout(self.dropout_num)
-        self.dropout3 = _Dropout(self.dropout_num)
+        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm3 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.dropout1 = Dropout(p=self.dropout_num)
+        self.dropout2 = Dropout(p=self.dropout_num)
+        self.dropout3 = Dropout(p=self.dropout_num)
         self._set_activation(activation)
 
     def construct(self, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None,
@@ -632,14 +559,14 @@ class Transformer(Cell):
             layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
                                             layer_norm_eps, batch_first, norm_first, dtype=dtype)
             self.encoder = TransformerEncoder(layer, num_encoder_layers,
-                                              _LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+                                              LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
             layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
                                             layer_norm_eps, batch_first, norm_first, dtype=dtype)
             self.decoder = TransformerDecoder(layer, num_decoder_layers,
-                                              _LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+                                              LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
         for _, p in self.parameters_and_names():
             if p.ndim > 1:
                 p.set_data(initializer("xavier_uniform", p.shape, p.dtype))
