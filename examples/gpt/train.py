@@ -127,6 +127,26 @@ def _adopt_plan_layouts(auto_net: Any) -> None:
             params[name].sharding = NamedSharding(plan.mesh, spec)
 
 
+def shard_states_like_parameters(optimizer: Any, params: list[Any]) -> int:
+    """Lay each optimizer state (``moment1.<name>`` ...) out as its Parameter.
+
+    MindSpore gives an optimizer's per-parameter states the parameter's layout;
+    here the cloned states carry no ``sharding``, so ``Model`` would keep them
+    replicated and update the sharded tables through a replicated copy.
+
+    Returns:
+        how many states were given a layout.
+    """
+    by_name = {p.name: p for p in params if getattr(p, "sharding", None) is not None}
+    done = 0
+    for state in optimizer.get_parameters():
+        owner = by_name.get(state.name.split(".", 1)[-1])
+        if owner is not None and state is not owner and tuple(state.shape) == tuple(owner.shape):
+            state.sharding = owner.sharding
+            done += 1
+    return done
+
+
 def train_one(args: argparse.Namespace, mode: str) -> dict[str, Any]:
     """Train in one parallel mode; return the loss curve, timings and the plan text."""
     import numpy as np
@@ -162,6 +182,7 @@ def train_one(args: argparse.Namespace, mode: str) -> dict[str, Any]:
         plan = auto_plan_summary(get_strategy(network), network.plan.input_specs)
     lr = nn.cosine_decay_lr(args.lr * 0.1, args.lr, args.steps, 1, args.steps)
     opt = nn.AdamWeightDecay(network.trainable_params(), learning_rate=lr, weight_decay=0.01)
+    shard_states_like_parameters(opt, network.trainable_params())
     model = Model(network, optimizer=opt)
 
     losses: list[float] = []
@@ -187,7 +208,7 @@ def train_one(args: argparse.Namespace, mode: str) -> dict[str, Any]:
     print(f"[{mode}] {len(losses)} {'sinks' if args.sink else 'steps'} in {seconds:.1f} s")
     result = {"mode": mode, "losses": losses, "logged": logged, "seconds": seconds, "plan": plan,
               "dp": dp if mode == "semi_auto" else None, "mp": mp if mode == "semi_auto" else None,
-              "network": network}
+              "network": network, "model": model}
     if args.sample:
         result["sample"] = sample(gpt, args.sample, args.context)
         print(f"[{mode}] sample: {result['sample']!r}")
