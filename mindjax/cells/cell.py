@@ -40,6 +40,7 @@ from mindjax.common.dtype import to_jax_dtype
 
 _HOOK_IDS = itertools.count()
 _CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
+_SHARD_CELL: list[Any] = [None]       # set by mindjax.parallel.shard (parallel sits above cells)
 
 
 class HookHandle:
@@ -362,9 +363,7 @@ class Cell:
             parameter_plan: ``{parameter name: strategy}`` (``"self.fc1.weight"`` works).
             device, level: accepted for MindSpore compatibility.
         """
-        from mindjax.parallel.shard import shard_cell  # lazy: parallel sits above cells
-
-        shard_cell(self, in_strategy, out_strategy, parameter_plan)
+        _SHARD_CELL[0](self, in_strategy, out_strategy, parameter_plan)
 
     # -- calling ---------------------------------------------------------------
     def construct(self, *inputs: Any, **kwargs: Any) -> Any:

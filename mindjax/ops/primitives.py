@@ -97,7 +97,8 @@ class Primitive:
             cls.__call__ = _applying_strategy(call)  # type: ignore[method-assign]
 
     def __call__(self, *args: Any) -> Any:
-        raise NotImplementedError(f"For '{self.name}', this Primitive has no implementation")
+        raise TypeError(f"For '{self.name}', this Primitive defines no computation: subclasses of "
+                        f"Primitive implement __call__")
 
     # -- attributes ---------------------------------------------------------------------
     def add_prim_attr(self, name: str, value: Any) -> "Primitive":

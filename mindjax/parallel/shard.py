@@ -23,6 +23,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec
 
 from mindjax import context
+from mindjax.cells import cell as _cell_module
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.ops import primitives as _primitives
@@ -271,3 +272,6 @@ def shard(fn: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: A
     sharded.__name__ = name
     sharded.__doc__ = fn.__doc__
     return sharded
+
+
+_cell_module._SHARD_CELL[0] = shard_cell

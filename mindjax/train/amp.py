@@ -20,6 +20,8 @@ Example:
 """
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 from typing import Any
 
 import jax
@@ -222,20 +224,20 @@ def all_finite(inputs: Any) -> Any:
     return _all_finite(inputs)
 
 
-class LossScaler:
+class LossScaler(metaclass=ABCMeta):
     """Base class of the functional loss scalers (``scale``, ``unscale``, ``adjust``)."""
 
+    @abstractmethod
     def scale(self, inputs: Any) -> Any:
         """Multiply ``inputs`` by the scale."""
-        raise NotImplementedError
 
+    @abstractmethod
     def unscale(self, inputs: Any) -> Any:
         """Divide ``inputs`` by the scale."""
-        raise NotImplementedError
 
+    @abstractmethod
     def adjust(self, grads_finite: Any) -> Any:
         """Update the scale from whether the gradients were finite."""
-        raise NotImplementedError
 
 
 class StaticLossScaler(LossScaler):

@@ -8,6 +8,8 @@ without a device sync per step.
 """
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 from typing import Any
 
 import numpy as np
@@ -17,14 +19,14 @@ from mindjax.cells.wrap.loss_scale import DynamicLossScaleUpdateCell, FixedLossS
 __all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager"]
 
 
-class LossScaleManager:
+class LossScaleManager(metaclass=ABCMeta):
     """Base class of loss-scale managers."""
 
     _scale_source: Any = None
 
+    @abstractmethod
     def get_loss_scale(self) -> float:
         """The current loss scale."""
-        raise NotImplementedError
 
     def update_loss_scale(self, overflow: bool) -> None:
         """Update the host-side scale after a step (``overflow``: the step overflowed)."""

@@ -1,6 +1,7 @@
 """``MAE`` and ``MSE``."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any
 
 import numpy as np
@@ -23,8 +24,9 @@ class _ErrorMetric(Metric):
         self._samples_num = 0
 
     @staticmethod
+    @abstractmethod
     def _error(diff: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        """The per-sample error of ``diff = y_pred - y``."""
 
     @rearrange_inputs
     def update(self, *inputs: Any) -> None:

@@ -105,15 +105,6 @@ class _EvaluationBase(Metric):
             raise ValueError(f"For '{type(self).__name__}.update', the class number changed: earlier inputs had "
                              f"{self._class_num} classes, this one has {y_pred.shape[1]}")
 
-    def clear(self) -> None:
-        raise NotImplementedError
-
-    def update(self, *inputs: Any) -> None:
-        raise NotImplementedError
-
-    def eval(self) -> Any:
-        raise NotImplementedError
-
 
 def _is_one_hot(data: np.ndarray) -> bool:
     if data.ndim > 1 and np.equal(data ** 2, data).all():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from abc import abstractmethod
 from typing import Any
 
 import numpy as np
@@ -31,8 +32,9 @@ class _PerClassRate(_EvaluationBase):
             self._true_positives = 0
             self._denominator = 0
 
+    @abstractmethod
     def _denominator_of(self, y_pred: np.ndarray, y: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        """Predicted positives (precision) or actual positives (recall) per class."""
 
     @rearrange_inputs
     def update(self, *inputs: Any) -> None:
