@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+__all__ = ["MODES", "auto_plan_summary", "main", "parse_args", "sample", "semi_auto_plan",
+           "shard_states_like_parameters", "train_one"]
+
 MODES = ("stand_alone", "data_parallel", "semi_auto", "auto")
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import mindjax.dataset as ds
 from mindjax.dataset import transforms, vision
 
-__all__ = ["cifar10_datasets", "synthetic_datasets", "CIFAR_MEAN", "CIFAR_STD"]
+__all__ = ["cifar10_datasets", "synthetic_arrays", "synthetic_datasets", "CIFAR_MEAN", "CIFAR_STD"]
 
 CIFAR_MEAN = (0.4914 * 255, 0.4822 * 255, 0.4465 * 255)
 CIFAR_STD = (0.2023 * 255, 0.1994 * 255, 0.2010 * 255)

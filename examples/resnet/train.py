@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+__all__ = ["LossRecorder", "build", "main", "parse_args"]
+
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+__all__ = ["main", "parse_args", "shard_states_like_parameters"]
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line."""
