@@ -1,4 +1,5 @@
 """examples/gpt: the four parallel modes on 8 virtual devices train to the same losses; the plans split."""
+import jax
 import numpy as np
 import pytest
 
@@ -52,3 +53,13 @@ def test_gpt_auto_parallel_prints_a_searched_plan_that_splits_work(all_modes):
     assert plan.startswith("search_mode=recursive_programming")
     split_line = next(line for line in plan.splitlines() if line.startswith("parameters split"))
     assert int(split_line.split("(")[1].split()[0]) > 0
+
+
+def test_gpt_auto_parallel_trains_with_parameters_laid_out_as_the_plan_says(all_modes):
+    network = all_modes["runs"]["auto"]["network"]
+    specs = {k: v for k, v in network.plan.param_specs.items() if any(e is not None for e in v)}
+    assert specs
+    params = {p.name: p for p in network.get_parameters()}
+    for name, spec in specs.items():
+        value = params[name]._value
+        assert value.sharding.is_equivalent_to(jax.sharding.NamedSharding(network.plan.mesh, spec), value.ndim), name
