@@ -22,6 +22,7 @@ from mindjax.cells.state import collect_variables
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable, stop_tracking, track_access
 from mindjax.parallel import data_parallel as _dp
+from mindjax.parallel.auto import training as _auto_training
 
 
 class _NewVariables(Exception):
@@ -98,6 +99,8 @@ class StepProgram:
         if not _dp.parallel_active():
             self._shardings = None
             return [v._value for v in variables], batch
+        if _auto_training.prepare_train_cell(self.cell, batch, dim):
+            self._shardings = None  # the searched plan lays the state out anew
         if self._shardings is None or len(self._shardings) != len(variables):
             self._shardings = _dp.state_shardings(self.cell, variables)
         return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)

@@ -1,4 +1,6 @@
 """AUTO_PARALLEL: the searched plans, their execution on GSPMD, and XLA's view of them."""
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -9,8 +11,11 @@ import mindjax as ms
 from mindjax import nn, ops
 from mindjax.parallel.auto import (CostModel, auto_parallel, collective_stats, get_strategy,
                                    search_plan, xla_report)
+from mindjax.parallel.auto.choose import choose_verified, default_memory_budget, zero_specs
+from mindjax.parallel.auto.verify import measure_plan, measured_seconds
 from mindjax.transforms.jit import compiled_for_cell
-from benchmarks.parallel_auto import MLP, MSELoss, gpt_case, hand_plan, mesh_of, train
+from benchmarks.parallel_auto import MLP, MSELoss, gpt_case, hand_plan_model, mesh_of, train
+from tests.parallel.helpers import LossRecorder
 
 
 def _mlp_batch(d, batch):
@@ -89,26 +94,88 @@ def test_memory_budget_makes_the_search_shard_a_model_it_would_replicate():
     assert tight.param_specs["net.fc1.weight"] != P(None, None)
 
 
-def test_gpt_auto_plan_is_no_worse_than_hand_written_plans_within_the_budget():
-    make, batch = gpt_case(layers=2)
+def test_gpt_verified_auto_plan_fits_the_budget_and_beats_every_fitting_hand_written_plan():
+    make, batch = gpt_case(layers=1)
     mesh = mesh_of((2, 4))
-    net = make()
-
-    def cost(**kw):
-        return search_plan(net, *batch, mesh=mesh, cost_model=CostModel(dict(mesh.shape), optimizer_states=1),
-                           **kw).result
-
+    model = CostModel(dict(mesh.shape), optimizer_states=1)
     hand = {}
     for kind in ("dp", "megatron", "fsdp"):
-        spec_of, batch_spec = hand_plan(kind, mesh)
-        specs = {p.name: spec_of(p.name, tuple(p.shape)) for p in net.get_parameters()}
-        hand[kind] = cost(param_specs=specs, input_specs=[batch_spec] * 2,
-                          search_mode="sharding_propagation")
-    budget = 0.5 * hand["dp"].memory_bytes
-    auto = cost(memory_budget_bytes=budget)
-    fitting = [r for r in hand.values() if r.memory_bytes <= budget]
-    assert auto.memory_bytes <= budget and fitting
-    assert auto.cost <= min(r.cost for r in fitting) * 1.0001
+        report = measure_plan(hand_plan_model(make, batch, mesh, kind).propagated(), 1)
+        hand[kind] = (report["peak_bytes"], report["collectives"]["total"]["bytes"],
+                      measured_seconds(report, model))
+    # A device that cannot hold the replicated training state: half of data parallel's peak.
+    budget = 0.5 * hand["dp"][0]
+    auto = search_plan(make(), *batch, mesh=mesh, cost_model=model, memory_budget_bytes=budget,
+                       verify=True)
+    peak = auto.measured["peak_bytes"]
+    comm = auto.measured["collectives"]["total"]["bytes"]
+    fitting = [h for h in hand.values() if h[0] <= budget]
+    assert auto.fits_budget and peak <= budget and fitting
+    assert measured_seconds(auto.measured, model) <= min(h[2] for h in fitting) * 1.0001
+    # No hand-written plan is better on both memory and communication.
+    assert not any(h[0] < peak and h[1] < comm for h in hand.values())
+    assert {r["label"] for r in auto.candidates} >= {"searched", "data=dp/propagated",
+                                                     "data=dp,mp+zero/propagated"}
+
+
+def test_verification_chooses_by_measured_memory_and_falls_back_when_the_fastest_does_not_fit():
+    x, y = _mlp_batch(64, 16)
+    mesh = mesh_of((1, 8))
+    model = CostModel(dict(mesh.shape))
+    free = dataclasses.replace(search_plan(MSELoss(MLP(64)), x, y, mesh=mesh), label="replicated")
+    lean = search_plan(MSELoss(MLP(64)), x, y, mesh=mesh,
+                       memory_budget_bytes=free.result.memory_bytes / 3)
+    lean = dataclasses.replace(lean, label="sharded")
+    unlimited = choose_verified([free, lean], model, None, optimizer_states=2)
+    times = {r["label"]: r["seconds"] for r in unlimited.candidates}
+    assert unlimited.label == min(times, key=times.get)
+    peaks = {r["label"]: r["peak_bytes"] for r in unlimited.candidates}
+    assert peaks["sharded"] < peaks["replicated"]
+    budget = (peaks["sharded"] + peaks["replicated"]) / 2
+    tight = choose_verified([free, lean], model, budget, optimizer_states=2)
+    assert tight.label == "sharded" and tight.fits_budget
+    assert {r["label"]: r["fits"] for r in tight.candidates} == {"replicated": False, "sharded": True}
+
+
+def test_model_train_in_auto_parallel_runs_the_searched_plan_and_equals_single_device():
+    def run(auto):
+        ms.reset_auto_parallel_context()
+        ms.set_context(mode=ms.GRAPH_MODE)
+        ms.set_seed(0)
+        if auto:
+            ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.AUTO_PARALLEL,
+                                         search_mode="recursive_programming")
+        net = MLP(32)
+        model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+        recorder = LossRecorder()
+        model.train(1, _regression_batches(), callbacks=[recorder])
+        ms.reset_auto_parallel_context()
+        return recorder.losses, model
+
+    single, _ = run(False)
+    auto, model = run(True)
+    plan = model.train_network.network.plan
+    assert plan is not None and plan.measured is not None and len(plan.candidates) >= 3
+    assert set(get_strategy(model.train_network)["parameters"]) == {"fc1.weight", "fc1.bias",
+                                                                   "fc2.weight", "fc2.bias"}
+    np.testing.assert_allclose(auto, single, rtol=1e-5)
+
+
+def _regression_batches(steps=3, batch=16, d=32):
+    rng = np.random.default_rng(0)
+    return [(rng.normal(size=(batch, d)).astype(np.float32), rng.normal(size=(batch, d)).astype(np.float32))
+            for _ in range(steps)]
+
+
+def test_zero_specs_add_the_data_axes_on_the_largest_dividing_dimension():
+    specs = {"w": P("mp", None), "b": P(), "odd": P()}
+    shapes = {"w": (8, 6), "b": (4,), "odd": (3,)}
+    out = zero_specs(specs, shapes, ("dp",), {"dp": 2, "mp": 4})
+    assert out == {"w": P(("mp", "dp"), None), "b": P("dp"), "odd": P(None)}
+
+
+def test_cpu_devices_report_no_memory_so_there_is_no_default_budget():
+    assert default_memory_budget(mesh_of((2, 4))) is None
 
 
 def test_gpt_auto_training_equals_single_device_after_three_steps():
@@ -126,9 +193,9 @@ def test_collective_stats_reads_tuple_and_grouped_collectives():
         "  ROOT %ag = f32[8,4]{1,0} all-gather(f32[4,4]{1,0} %x), replica_groups={{0,1},{2,3}}, "
         "dimensions={0}\n")
     stats = collective_stats(text)
-    assert stats["all-reduce"] == {"count": 1, "bytes": 2 * 7 / 8 * 288}
-    assert stats["all-gather"] == {"count": 1, "bytes": 64.0}
-    assert stats["total"]["count"] == 2
+    assert stats["all-reduce"] == {"count": 1, "bytes": 2 * 7 / 8 * 288, "steps": 14}
+    assert stats["all-gather"] == {"count": 1, "bytes": 64.0, "steps": 1}
+    assert stats["total"]["count"] == 2 and stats["total"]["steps"] == 15
 
 
 def test_search_plan_rejects_an_unknown_search_mode():

@@ -8,6 +8,12 @@ consuming ``B`` bytes and an all-to-all of ``B`` bytes each move ``(n-1)/n B`` i
 axis. The same byte counts are what :mod:`mindjax.parallel.auto.hlo` reads back
 from compiled programs, so plan and program can be compared.
 
+Two rules follow what XLA's SPMD partitioner was measured to emit here (jax
+0.10, CPU), rather than the ideal collective: a partial sum that must end up
+split is all-reduced and then sliced (``reduce_scatter_as_all_reduce``), and a
+value all-gathered to feed a matmul is kept in its smaller layout and gathered
+again for the backward pass (``regather_for_backward``).
+
 Training costs are forward plus backward: a redistribution in the forward pass
 has its transpose in the backward pass (all-gather <-> reduce-scatter, slice
 <-> all-gather, all-to-all <-> all-to-all, all-reduce <-> nothing), and an
@@ -46,6 +52,10 @@ class CostModel:
             (2 for Adam's moments, 1 for Momentum).
         memory_weight: seconds charged per byte of per-device memory; the search
             raises it until the plan fits the memory budget.
+        reduce_scatter_as_all_reduce: cost a partial sum resharded to a split
+            layout as an all-reduce (what XLA emits on CPU) instead of a reduce-scatter.
+        regather_for_backward: a matmul operand gathered in the forward pass is
+            gathered again in the backward pass.
     """
 
     mesh_sizes: dict[str, int]
@@ -54,6 +64,8 @@ class CostModel:
     beta: Any = 1e-10
     optimizer_states: int = 2
     memory_weight: float = 1e-16
+    reduce_scatter_as_all_reduce: bool = True
+    regather_for_backward: bool = True
 
     def __hash__(self) -> int:
         return id(self)
@@ -93,8 +105,15 @@ class CostModel:
 
     @functools.lru_cache(maxsize=None)
     def reshard(self, src: Spec, dst: Spec, shape: tuple[int, ...], itemsize: int,
-                with_grad: bool) -> tuple[float, float]:
+                with_grad: bool, into_matmul: bool = False) -> tuple[float, float]:
         """Cost of turning a value laid out as ``src`` into ``dst`` (and back for its gradient).
+
+        Arguments:
+            src, dst: the layouts.
+            shape, itemsize: the value's global shape and element size.
+            with_grad: the value needs a gradient (costs the backward pass too).
+            into_matmul: the use is a matmul operand in a training step (with
+                ``regather_for_backward``, gathers happen twice).
 
         Returns:
             ``(seconds, bytes moved per device)`` over forward and, when
@@ -108,13 +127,16 @@ class CostModel:
             s, d = src.axis_dim(axis), dst.axis_dim(axis)
             steps: list[tuple[str, float]] = []
             if axis in src.partial:
-                steps.append(("all_reduce", local) if d is None else ("reduce_scatter", local))
+                reduce = "all_reduce" if d is None or self.reduce_scatter_as_all_reduce else "reduce_scatter"
+                steps.append((reduce, local))
                 if with_grad and d is not None:
                     steps.append(("all_gather", local))
             elif s == d:
                 continue
             elif d is None:
                 steps.append(("all_gather", local * n))
+                if into_matmul and self.regather_for_backward:
+                    steps.append(("all_gather", local * n))
                 local *= n
             elif s is None:
                 if with_grad:

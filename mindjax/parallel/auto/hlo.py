@@ -7,7 +7,7 @@ communication and the compiled program's can be compared directly.
 Example:
     >>> compiled = jax.jit(f).lower(x).compile()              # doctest: +SKIP
     >>> collective_stats(compiled.as_text())["all-reduce"]    # doctest: +SKIP
-    {'count': 1, 'bytes': 57344.0}
+    {'count': 1, 'bytes': 57344.0, 'steps': 14}
 """
 from __future__ import annotations
 
@@ -57,11 +57,11 @@ def collective_stats(hlo_text: str, num_devices: int = 8) -> dict[str, dict[str,
         num_devices: the group size assumed when the HLO gives none.
 
     Returns:
-        ``{kind: {"count": n, "bytes": per-device bytes}}`` for all-reduce,
+        ``{kind: {"count": n, "bytes": per-device bytes, "steps": ring steps}}`` for all-reduce,
         all-gather, reduce-scatter, all-to-all and collective-permute, plus
         ``"total"``.
     """
-    stats = {k: {"count": 0, "bytes": 0.0} for k in _KINDS}
+    stats = {k: {"count": 0, "bytes": 0.0, "steps": 0} for k in _KINDS}
     for line in hlo_text.splitlines():
         if "-done" in line.split("=")[-1][:40]:
             continue
@@ -74,18 +74,19 @@ def collective_stats(hlo_text: str, num_devices: int = 8) -> dict[str, dict[str,
         if n <= 1:
             continue
         frac = (n - 1) / n
+        steps = n - 1
         if kind == "all-reduce":
-            moved = 2 * frac * result
+            moved, steps = 2 * frac * result, 2 * (n - 1)
         elif kind == "reduce-scatter":
             moved = (n - 1) * result
         elif kind == "collective-permute":
-            moved = result
+            moved, steps = result, 1
         else:
             moved = frac * result
         stats[kind]["count"] += 1
         stats[kind]["bytes"] += moved
-    stats["total"] = {"count": sum(s["count"] for s in stats.values()),
-                      "bytes": sum(s["bytes"] for s in stats.values())}
+        stats[kind]["steps"] += steps
+    stats["total"] = {key: sum(s[key] for s in stats.values()) for key in ("count", "bytes", "steps")}
     return stats
 
 

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 import jax
 import numpy as np
+from jax.extend import core as jcore
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from mindjax import context
@@ -30,10 +31,13 @@ from mindjax.parallel.auto.annotate import primitive_constraints
 from mindjax.parallel.auto.cost import CostModel
 from mindjax.parallel.auto.graph import TracedProgram, run_program, trace_cell
 from mindjax.parallel.auto.rules import Spec, spec_to_split
-from mindjax.parallel.auto.search import SearchGraph, SearchResult, build_graph, search
+from mindjax.parallel.auto.choose import choose_verified, default_memory_budget, zero_specs
+from mindjax.parallel.auto.search import (SearchGraph, SearchResult, build_graph, force_data_axes,
+                                          search)
 
 __all__ = ["Plan", "search_plan", "AutoParallelCell", "auto_parallel", "get_strategy", "default_mesh"]
 
+_ANCHOR_OPS = ("dot_general", "conv_general_dilated", "gather")
 _KEY_OPS = ("dot_general", "conv_general_dilated", "gather", "reduce_sum", "reduce_max",
             "sharding_constraint")
 
@@ -84,6 +88,14 @@ class Plan:
         use_specs: constraints put on single uses ``(eqn index, operand index)``
             whose layout differs from their producer's.
         memory_budget: the per-device budget searched under (None: none).
+        label: which candidate this is (``"searched"``, ``"data=dp"``, ...; a
+            ``"+zero"`` suffix: Parameters also split over the data axes; a
+            ``"/propagated"`` suffix: only Parameters and inputs constrained,
+            GSPMD propagates the rest).
+        measured: XLA's report of the compiled step (see :func:`.verify.measure_plan`),
+            when the plan was verified.
+        candidates: when the plan was chosen among verified candidates, one row
+            per candidate: ``label``, ``peak_bytes``, ``comm_bytes``, ``seconds``, ``fits``.
     """
 
     mesh: Mesh
@@ -97,11 +109,38 @@ class Plan:
     value_specs: dict[Any, PartitionSpec]
     use_specs: dict[tuple[int, int], PartitionSpec]
     memory_budget: float | None = None
+    label: str = "searched"
+    measured: dict[str, Any] | None = None
+    candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @property
     def fits_budget(self) -> bool:
-        """Whether the modelled per-device memory is within the budget."""
-        return self.memory_budget is None or self.result.memory_bytes <= self.memory_budget
+        """Whether the per-device memory is within the budget (measured when verified)."""
+        if self.memory_budget is None:
+            return True
+        used = self.measured["peak_bytes"] if self.measured else self.result.memory_bytes
+        return used <= self.memory_budget
+
+    def key_constrained(self) -> "Plan":
+        """This plan with only Parameters, inputs, and the matmuls' and gathers' operands and
+        results constrained; GSPMD lays out the elementwise work in between."""
+        invars = set(self.program.jaxpr.jaxpr.invars)
+        eqns = self.program.jaxpr.jaxpr.eqns
+        key = [k for k, e in enumerate(eqns) if e.primitive.name in _ANCHOR_OPS]
+        produced = {v for k in key for v in eqns[k].outvars}
+        operands = {v for k in key for v in eqns[k].invars if not isinstance(v, jcore.Literal)}
+        keep = invars | produced | operands
+        values = {v: s for v, s in self.value_specs.items() if v in keep}
+        uses = {(k, i): s for (k, i), s in self.use_specs.items() if eqns[k].primitive.name in _ANCHOR_OPS}
+        return dataclasses.replace(self, value_specs=values, use_specs=uses, measured=None,
+                                   label=self.label + "/anchored", candidates=[])
+
+    def propagated(self) -> "Plan":
+        """This plan with only Parameters and inputs constrained; GSPMD lays out the rest."""
+        invars = set(self.program.jaxpr.jaxpr.invars)
+        values = {v: s for v, s in self.value_specs.items() if v in invars}
+        return dataclasses.replace(self, value_specs=values, use_specs={}, measured=None,
+                                   label=self.label + "/propagated", candidates=[])
 
     def op_strategies(self) -> list[dict[str, Any]]:
         """Per key op (matmuls, convolutions, gathers, reductions, constraints) its strategy.
@@ -197,7 +236,9 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
                 cost_model: CostModel | None = None,
                 input_specs: Sequence[PartitionSpec | None] | None = None,
                 output_specs: Sequence[PartitionSpec | None] | None = None,
-                param_specs: dict[str, PartitionSpec] | None = None) -> Plan:
+                param_specs: dict[str, PartitionSpec] | None = None,
+                data_axes: Sequence[str] | None = None, verify: bool = False,
+                optimizer_states: int | None = None) -> Plan:
     """Search a parallel plan for ``network(*inputs)``.
 
     Arguments:
@@ -210,12 +251,19 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
             without any it searches as ``recursive_programming`` does.
         training: cost the backward pass and optimizer state too.
         memory_budget_bytes: per-device memory the plan must fit in (default:
-            the context's ``memory_budget_bytes``).
+            the context's ``memory_budget_bytes``; with ``verify``, else
+            :func:`.choose.default_memory_budget`, a share of the device's memory).
         cost_model: machine constants (default :class:`CostModel` for ``mesh``).
         input_specs: PartitionSpecs imposed on the flat inputs (None entries: searched).
         output_specs: PartitionSpecs imposed on the flat outputs (None entries: searched).
         param_specs: PartitionSpecs imposed on Parameters by name; the search
             propagates them (this is how a hand-written plan is costed).
+        data_axes: mesh axes that must split the batch (the loop carrying the
+            inputs' first dimension) and no Parameter; the search decides the others.
+        verify: search several candidates (see :mod:`.choose`), compile each and
+            return the best by XLA's measured memory and collectives.
+        optimizer_states: arrays the optimizer keeps per Parameter, for the
+            verification (default: the cost model's ``optimizer_states``).
 
     Returns:
         the :class:`Plan`.
@@ -233,22 +281,87 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
     budget = memory_budget_bytes
     if budget is None:
         budget = context.get_auto_parallel_context("memory_budget_bytes")
+    if budget is None and verify:
+        budget = default_memory_budget(mesh)
     with primitive_constraints(network, mesh):
         program = trace_cell(network, inputs)
+    model = cost_model or CostModel(dict(mesh.shape))
+    options = dict(mesh=mesh, mode=mode, training=training, budget=budget, model=model,
+                   input_specs=input_specs, output_specs=output_specs)
+    plan = _search_program(program, param_specs=param_specs, data_axes=data_axes, **options)
+    if not verify:
+        return plan
+    states = model.optimizer_states if optimizer_states is None else optimizer_states
+    candidates = [plan, plan.propagated()]
+    if param_specs is None:
+        candidates += _data_parallel_candidates(program, options)
+    chosen = choose_verified(candidates, model, budget, states, training)
+    chosen.search_seconds = plan.search_seconds
+    return chosen
+
+
+def _search_program(program: TracedProgram, *, mesh: Mesh, mode: str, training: bool,
+                    budget: float | None, model: CostModel,
+                    input_specs: Sequence[PartitionSpec | None] | None,
+                    output_specs: Sequence[PartitionSpec | None] | None,
+                    param_specs: dict[str, PartitionSpec] | None = None,
+                    data_axes: Sequence[str] | None = None, label: str = "searched") -> Plan:
     graph = build_graph(program, training, _to_specs(input_specs, program, True),
                         _to_specs(output_specs, program, False))
     for node in graph.nodes:
         if node.kind == "param" and param_specs and program.names[node.var_index] in param_specs:
             node.fixed = _to_spec(param_specs[program.names[node.var_index]], len(node.out_shapes[0]))
+    if data_axes:
+        force_data_axes(graph, tuple(data_axes))
     has_fixed = any(n.fixed is not None for n in graph.nodes)
     effective = mode if has_fixed else "recursive_programming"
-    model = cost_model or CostModel(dict(mesh.shape))
+    model = dataclasses.replace(model)  # the search moves the price of memory; keep the caller's
     start = time.perf_counter()
     result = search(graph, dict(mesh.shape), model, mode=effective, training=training,
                     memory_budget=budget)
     elapsed = time.perf_counter() - start
     params, ins, values, uses = _derive_constraints(graph, result)
-    return Plan(mesh, program, graph, result, effective, elapsed, params, ins, values, uses, budget)
+    return Plan(mesh, program, graph, result, effective, elapsed, params, ins, values, uses, budget,
+                label=label)
+
+
+def _data_parallel_candidates(program: TracedProgram, options: dict[str, Any]) -> list[Plan]:
+    """For each run of leading mesh axes: the batch split over it, a leaner plan, a ZeRO-3 variant.
+
+    The leaner plan is the search at ten times the price of memory it settled
+    at (the model's next point on the memory/time frontier): the model's
+    memory is an estimate, so the verification gets to see both sides of it.
+    Each searched plan runs with its intermediate layouts constrained and,
+    separately, with only Parameters and inputs constrained.
+    """
+    mesh = options["mesh"]
+    sizes = dict(mesh.shape)
+    axes = [a for a in mesh.axis_names if sizes[a] > 1]
+    shapes = {n: tuple(v._value.shape) for n, v in zip(program.names, program.variables)}
+    out: list[Plan] = []
+    for k in range(1, len(axes) + 1):
+        data = tuple(axes[:k])
+        label = "data=" + ",".join(data)
+        try:
+            base = _search_program(program, data_axes=data, label=label, **options)
+        except ValueError:
+            continue  # the batch does not divide over these axes
+        out += [base, base.propagated()]
+        lean_model = dataclasses.replace(options["model"],
+                                         memory_weight=10.0 * base.result.memory_weight)
+        lean = _search_program(program, data_axes=data, label=label + "/lean",
+                               **dict(options, model=lean_model, budget=None))
+        if lean.param_specs != base.param_specs:
+            out += [lean, lean.propagated()]
+        zero = zero_specs(base.param_specs, shapes, data, sizes)
+        if zero != base.param_specs:
+            try:
+                fixed = dict(options, mode="sharding_propagation", input_specs=base.input_specs)
+                plan = _search_program(program, param_specs=zero, label=label + "+zero", **fixed)
+            except ValueError:
+                continue
+            out.append(plan.propagated())
+    return out
 
 
 def _to_spec(spec: PartitionSpec, rank: int) -> Spec:

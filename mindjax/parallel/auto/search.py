@@ -35,7 +35,7 @@ from mindjax.parallel.auto.graph import TracedProgram
 from mindjax.parallel.auto.rules import (OpRule, Spec, Strategy, _make_strategy, op_rule,
                                          source_rule, strategies)
 
-__all__ = ["SearchGraph", "build_graph", "search", "evaluate"]
+__all__ = ["SearchGraph", "build_graph", "search", "evaluate", "force_data_axes"]
 
 _SAVED_BY = ("dot_general", "conv_general_dilated")
 _NO_GRAD_OPS = ("stop_gradient", "argmax", "argmin", "iota", "eq", "ne", "lt", "gt", "le", "ge",
@@ -57,6 +57,7 @@ class _Node:
     saved: list[bool] = dataclasses.field(default_factory=list)  # per result: kept for the backward
     fixed: Spec | None = None      # an imposed layout of result 0 (annotations, data inputs)
     trainable: bool = False
+    forced: dict[str, int] | None = None  # mesh axis -> the loop dimension it must split (-1: none)
 
 
 @dataclasses.dataclass
@@ -191,6 +192,14 @@ def _agrees(spec: Spec, target: Spec, axes: Sequence[str]) -> bool:
 
 def _candidates(node: _Node, axes: tuple[tuple[str, int], ...], base: tuple[int, ...]) -> tuple[Strategy, ...]:
     cands = strategies(node.rule, axes, base)
+    if node.forced:
+        want = [(pos, node.forced[a]) for pos, (a, _) in enumerate(axes) if a in node.forced]
+        kept = tuple(s for s in cands if all(s.assign[pos] == loop for pos, loop in want))
+        if not kept:
+            raise ValueError(f"For the auto-parallel search, '{node.name}' of shape "
+                             f"{node.out_shapes[0] if node.out_shapes else ()} cannot split its batch "
+                             f"over the data axes {sorted(node.forced)}")
+        cands = kept
     if node.fixed is not None:
         names = [a for a, _ in axes]
         if node.kind == "output":
@@ -233,6 +242,11 @@ def _local_costs(node: _Node, cands: Sequence[Strategy], model: CostModel, train
     return out
 
 
+def _into_matmul(node: _Node) -> bool:
+    """Whether uses by ``node`` are operands XLA needs again in the backward pass."""
+    return node.kind == "op" and node.eqn.primitive.name in _SAVED_BY and any(node.grad)
+
+
 def _uses(graph: SearchGraph, u: int, j: int) -> int:
     return max(1, sum(1 for (_, _, jj) in graph.nodes[u].consumers if jj == j))
 
@@ -244,8 +258,8 @@ class _EdgeCache:
         self._alive: list[Any] = []  # keeps candidate tuples alive so that their ids stay unique
 
     def matrix(self, src: Sequence[Strategy], j: int, dst: Sequence[Strategy], i: int,
-               shape: tuple[int, ...], itemsize: int, grad: bool) -> np.ndarray:
-        key = (id(src), j, id(dst), i, shape, itemsize, grad)
+               shape: tuple[int, ...], itemsize: int, grad: bool, into_matmul: bool = False) -> np.ndarray:
+        key = (id(src), j, id(dst), i, shape, itemsize, grad, into_matmul)
         found = self.store.get(key)
         if found is not None:
             return found
@@ -255,7 +269,7 @@ class _EdgeCache:
         reshard = self.model.reshard
         for a, o in enumerate(outs):
             for b, n in enumerate(ins):
-                mat[a, b] = reshard(o, n, shape, itemsize, grad)[0]
+                mat[a, b] = reshard(o, n, shape, itemsize, grad, into_matmul)[0]
         self.store[key] = mat
         self._alive.append((src, dst))
         return mat
@@ -282,6 +296,19 @@ def _batch_loops(graph: SearchGraph) -> list[int | None]:
                 if loop in omap:
                     dim[(v, j)] = omap.index(loop)
     return loops
+
+
+def force_data_axes(graph: SearchGraph, data_axes: Sequence[str]) -> None:
+    """Make ``data_axes`` split the batch: the loop carrying the inputs' first dimension.
+
+    Every node whose iteration space carries the batch must split it over
+    ``data_axes``; every other node (Parameters, weight-only ops, the loss)
+    is not split over them. The search then decides only the remaining axes,
+    which is how data parallelism combines with tensor parallelism.
+    """
+    loops = _batch_loops(graph)
+    for node, loop in zip(graph.nodes, loops):
+        node.forced = {a: (-1 if loop is None else loop) for a in data_axes} if data_axes else None
 
 
 def _seeds(graph: SearchGraph, cands: list[tuple[Strategy, ...]], seed_axes: Sequence[int]) -> list[list[int]]:
@@ -335,7 +362,7 @@ def _solve(graph: SearchGraph, cands: list[tuple[Strategy, ...]], local: list[np
         for (u, j, i) in node.inputs:
             src = nodes[u]
             mats[(u, v, i)] = edges.matrix(cands[u], j, cands[v], i, src.out_shapes[j],
-                                           src.out_itemsize[j], src.grad[j])
+                                           src.out_itemsize[j], src.grad[j], _into_matmul(node))
     f: list[np.ndarray] = []
     for v, node in enumerate(nodes):
         acc = local[v].copy()
@@ -405,7 +432,8 @@ def evaluate(graph: SearchGraph, chosen: Sequence[Strategy], model: CostModel,
         for (u, j, i) in node.inputs:
             src = nodes[u]
             t, b = model.reshard(chosen[u].out_specs[j], s.in_specs[i], src.out_shapes[j],
-                                 src.out_itemsize[j], training and src.grad[j])
+                                 src.out_itemsize[j], training and src.grad[j],
+                                 training and _into_matmul(node))
             comm, moved = comm + t, moved + b
             if node.kind == "op" and training and src.grad[j] and s.broadcast_axes[i]:
                 local = model.local_bytes(s.in_specs[i], src.out_shapes[j], src.out_itemsize[j])
