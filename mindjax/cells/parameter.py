@@ -137,7 +137,7 @@ class Parameter(Variable):
         return self
 
     def clone(self, init: Any = "same") -> "Parameter":
-        """A new Parameter with the same name and flags, a copy of the value or ``init``."""
+        """A new Parameter with the same name, flags and layout, a copy of the value or ``init``."""
         if isinstance(init, str) and init == "same":
             value = jnp.array(self._value, copy=True)
         else:
@@ -148,6 +148,8 @@ class Parameter(Variable):
                          layerwise_parallel=self.layerwise_parallel,
                          parallel_optimizer=self.parallel_optimizer)
         twin.__dict__["_named_by_user"] = self._named_by_user
+        # Optimizer states are clones of their Parameters: they share its layout.
+        twin.__dict__["sharding"] = self.__dict__.get("sharding")
         return twin
 
     # -- array behaviour ----------------------------------------------------

@@ -70,3 +70,12 @@ def test_parameter_tuple_clone_prefixes_names_and_rejects_non_parameters():
 def test_bad_name_is_rejected():
     with pytest.raises(ValueError, match="'name' must be a str"):
         ms.Parameter(jnp.ones(2), name=3)
+
+
+def test_clone_keeps_the_layout_so_optimizer_states_follow_their_parameter():
+    from jax.sharding import NamedSharding, PartitionSpec
+    mesh = jax.make_mesh((8,), ("mp",))
+    p = ms.Parameter(jnp.ones((8, 2)), name="table")
+    p.sharding = NamedSharding(mesh, PartitionSpec("mp"))
+    moments = ParameterTuple([p]).clone(prefix="moments", init="zeros")
+    assert moments[0].sharding == p.sharding
