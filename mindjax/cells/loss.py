@@ -24,17 +24,13 @@ import jax.numpy as jnp
 from jax.scipy.special import xlogy
 
 from mindjax.cells.cell import Cell
+from mindjax.common.tensor import as_array as _arr
 
 __all__ = ["LossBase", "L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss",
            "SoftmaxCrossEntropyWithLogits", "CrossEntropyLoss", "NLLLoss", "BCELoss",
            "BCEWithLogitsLoss", "KLDivLoss", "CosineEmbeddingLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
-
-
-def _arr(x: Any) -> jax.Array:
-    # jax.lax (under jax.nn) refuses objects that only offer __jax_array__, such as Parameters.
-    return x if isinstance(x, jax.Array) else jnp.asarray(x)
 
 
 def _optional_array(x: Any, arg: str, cls_name: str) -> jax.Array | None:
@@ -45,12 +41,19 @@ def _optional_array(x: Any, arg: str, cls_name: str) -> jax.Array | None:
     raise TypeError(f"For '{cls_name}', '{arg}' must be a Tensor or None, got {type(x).__name__}")
 
 
-def _reduce(x: jax.Array, reduction: str) -> jax.Array:
+def _reduce(x: jax.Array, reduction: str, op: str = "LossBase") -> jax.Array:
+    """``'mean'``, ``'sum'`` or ``'none'`` of an element-wise loss; the loss Cells and ``ops`` losses share it.
+
+    Raises:
+        ValueError: another ``reduction``, naming ``op``.
+    """
     if reduction == "mean":
         return jnp.mean(x)
     if reduction == "sum":
         return jnp.sum(x)
-    return x
+    if reduction == "none":
+        return x
+    raise ValueError(f"For '{op}', 'reduction' must be one of 'none', 'mean', 'sum', got {reduction!r}")
 
 
 def _check_same_shape(a: jax.Array, b: jax.Array, names: tuple[str, str], where: str) -> None:

@@ -24,6 +24,7 @@ from jax._src import core as _jax_core
 from jax._src.array import ArrayImpl as _ArrayImpl
 
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.variable import Variable
 
 
 def _default_dtype_for(data: Any) -> Any:
@@ -92,6 +93,27 @@ class Tensor(metaclass=_TensorMeta):
 
 
 COOTensor = CSRTensor = RowTensor = None  # sparse types are not supported
+
+
+def as_array(x: Any) -> jax.Array:
+    """``x`` as a ``jax.Array``: a Parameter gives its value, an array stays as it is.
+
+    ``jax.lax`` (and so ``jax.nn``) refuses objects that only offer
+    ``__jax_array__``, such as Parameters, so ops, layers and losses convert
+    their inputs with this first.
+
+    Arguments:
+        x: a ``jax.Array`` (tracers included), a Parameter or other Variable,
+            or anything ``jnp.asarray`` takes.
+
+    Returns:
+        the array.
+    """
+    if isinstance(x, Variable):
+        return x._value
+    if isinstance(x, jax.Array):
+        return x
+    return jnp.asarray(x)
 
 
 # --- MindSpore Tensor methods on JAX's array and tracer classes --------------

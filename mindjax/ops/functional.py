@@ -26,8 +26,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.cells.loss import _reduce
 from mindjax.common import random as _random
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.tensor import as_array as _arr
 from mindjax.common.variable import Variable
 
 __all__ = [
@@ -50,7 +52,7 @@ __all__ = [
     # selection, clipping, norms, comparison
     "where", "clip_by_value", "clamp", "clip_by_global_norm", "norm", "l2_normalize", "equal",
     "not_equal", "greater", "less", "logical_and", "logical_or", "logical_not", "isnan",
-    "isfinite", "masked_fill", "select", "stop_gradient",
+    "isfinite", "masked_fill", "select",
     # random
     "dropout", "uniform", "standard_normal", "normal",
     # neural network
@@ -70,15 +72,6 @@ _builtin_abs = abs
 
 
 # --- helpers ---------------------------------------------------------------------------
-
-def _arr(x: Any) -> Any:
-    """Any accepted input as something jax.lax takes (Parameters give their value)."""
-    if isinstance(x, Variable):
-        return x._value
-    if isinstance(x, jax.Array):
-        return x
-    return jnp.asarray(x)
-
 
 def _is_jax_error(exc: BaseException) -> bool:
     # JAX's own errors (tracer concretisation ...) drive control-flow handling
@@ -147,16 +140,6 @@ def _dtype_or(dtype: Any, default: Any) -> Any:
 
 def _default_int() -> Any:
     return jnp.int64 if jax.config.jax_enable_x64 else jnp.int32
-
-
-def _reduce(op: str, reduction: str, loss: Any) -> Any:
-    if reduction == "mean":
-        return jnp.mean(loss)
-    if reduction == "sum":
-        return jnp.sum(loss)
-    if reduction == "none":
-        return loss
-    raise ValueError(f"For '{op}', 'reduction' must be one of 'none', 'mean', 'sum', got {reduction!r}")
 
 
 # --- arithmetic --------------------------------------------------------------------------
@@ -1392,12 +1375,6 @@ def l2_normalize(x: Any, axis: Any = 0, epsilon: float = 1e-4) -> jax.Array:
     return a * jax.lax.rsqrt(jnp.maximum(sq, epsilon))
 
 
-@_named("stop_gradient")
-def stop_gradient(value: Any) -> jax.Array:
-    """``value`` with its gradient cut."""
-    return jax.lax.stop_gradient(_arr(value))
-
-
 # --- random ------------------------------------------------------------------------------
 
 def _key(seed: Any) -> Any:
@@ -1962,7 +1939,7 @@ def _class_nll(op: str, logp: Any, target: Any, weight: Any, ignore_index: int, 
         loss = -jnp.sum(logp * target * w.reshape(wshape), axis=1)
         if reduction == "mean":
             return jnp.sum(loss) / (loss.size if loss.size else 1)
-        return _reduce(op, reduction, loss)
+        return _reduce(loss, reduction, op)
     if target.shape != logp.shape[:1] + logp.shape[2:]:
         raise ValueError(f"For '{op}', class-index target must have shape {logp.shape[:1] + logp.shape[2:]}, "
                          f"got {target.shape}")
@@ -1980,7 +1957,7 @@ def _class_nll(op: str, logp: Any, target: Any, weight: Any, ignore_index: int, 
         loss = nll
     if reduction == "mean":
         return jnp.sum(loss) / jnp.sum(wt)
-    return _reduce(op, reduction, loss)
+    return _reduce(loss, reduction, op)
 
 
 @_named("cross_entropy")
@@ -2054,14 +2031,14 @@ def mse_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
         the loss.
     """
     x, t = _pair_loss("mse_loss", input, target)
-    return _reduce("mse_loss", reduction, jnp.square(x - t))
+    return _reduce(jnp.square(x - t), reduction, "mse_loss")
 
 
 @_named("l1_loss")
 def l1_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
     """Absolute error ``|input - target|``, reduced; arguments as :func:`mse_loss`."""
     x, t = _pair_loss("l1_loss", input, target)
-    return _reduce("l1_loss", reduction, jnp.abs(x - t))
+    return _reduce(jnp.abs(x - t), reduction, "l1_loss")
 
 
 @_named("smooth_l1_loss")
@@ -2080,7 +2057,7 @@ def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = 
         raise ValueError(f"'beta' must be positive, got {beta}")
     x, t = _pair_loss("smooth_l1_loss", input, target)
     d = jnp.abs(x - t)
-    return _reduce("smooth_l1_loss", reduction, jnp.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta))
+    return _reduce(jnp.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction, "smooth_l1_loss")
 
 
 @_named("binary_cross_entropy_with_logits")
@@ -2105,7 +2082,7 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
     loss = -(pos + (1 - t) * log_not_p)
     if weight is not None:
         loss = loss * _arr(weight)
-    return _reduce("binary_cross_entropy_with_logits", reduction, loss)
+    return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
 
 
 # --- introspection and side effects ------------------------------------------------------

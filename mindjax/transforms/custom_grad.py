@@ -43,6 +43,7 @@ import numpy as np
 
 from mindjax.cells.state import Effects, collect_variables, run_functional, substituted
 from mindjax.common.random import RNG_STATE
+from mindjax.common.tensor import as_array
 from mindjax.common.variable import Variable
 
 __all__ = ["run_with_backward_rules", "stop_gradient", "InsertGradientOf", "HookBackward"]
@@ -54,10 +55,6 @@ def _is_var(x: Any) -> bool:
 
 def _is_dynamic(leaf: Any) -> bool:
     return isinstance(leaf, (jax.Array, np.ndarray, Variable))
-
-
-def _as_array(leaf: Any) -> Any:
-    return leaf._value if isinstance(leaf, Variable) else jnp.asarray(leaf)
 
 
 def _zero_cotangent(x: Any) -> Any:
@@ -101,7 +98,7 @@ class _CallLayout:
             for leaf in leaves:
                 if _is_dynamic(leaf):
                     slots.append(len(self.dynamic))
-                    self.dynamic.append(_as_array(leaf))
+                    self.dynamic.append(as_array(leaf))
                     consts.append(None)
                 else:
                     slots.append(-1)
@@ -113,7 +110,7 @@ class _CallLayout:
         for leaf in self.kw_leaves:
             if _is_dynamic(leaf):
                 self.kw_slots.append(len(self.dynamic))
-                self.dynamic.append(_as_array(leaf))
+                self.dynamic.append(as_array(leaf))
                 self._kw_consts.append(None)
             else:
                 self.kw_slots.append(-1)
@@ -290,7 +287,7 @@ def stop_gradient(value: Any) -> Any:
         the same values, cut from differentiation.
     """
     return jax.tree_util.tree_map(
-        lambda x: jax.lax.stop_gradient(_as_array(x)) if _is_dynamic(x) else x,
+        lambda x: jax.lax.stop_gradient(as_array(x)) if _is_dynamic(x) else x,
         value, is_leaf=_is_var)
 
 
@@ -330,7 +327,7 @@ class InsertGradientOf:
 
     def __call__(self, x: Any) -> Any:
         """``x`` unchanged; its gradient goes through ``f``."""
-        return self._identity(jax.tree_util.tree_map(_as_array, x, is_leaf=_is_var))
+        return self._identity(jax.tree_util.tree_map(as_array, x, is_leaf=_is_var))
 
 
 class HookBackward:
@@ -382,5 +379,5 @@ class HookBackward:
         """The inputs unchanged (one input: itself; several: a tuple)."""
         if not inputs:
             raise TypeError("For 'HookBackward', at least one input is required")
-        out = self._identity(*[_as_array(x) for x in inputs])
+        out = self._identity(*[as_array(x) for x in inputs])
         return out[0] if len(inputs) == 1 else out

@@ -23,16 +23,12 @@ import numpy as np
 
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
+from mindjax.common.tensor import as_array as _arr
 
 __all__ = ["ReLU", "ReLU6", "GELU", "FastGelu", "Sigmoid", "Tanh", "Softmax", "Softmin",
            "Softmax2d", "LogSoftmax", "LeakyReLU", "SiLU", "ELU", "CELU", "SeLU", "Softplus",
            "HSwish", "HSigmoid", "Mish", "PReLU", "Softsign", "Hardtanh", "LogSigmoid",
            "Tanhshrink", "SoftShrink", "HShrink", "Threshold", "GLU", "get_activation"]
-
-
-def _arr(x: Any) -> jax.Array:
-    # jax.lax (under jax.nn) refuses objects that only offer __jax_array__, such as Parameters.
-    return x if isinstance(x, jax.Array) else jnp.asarray(x)
 
 
 def _check_number(value: Any, arg: str, cls_name: str) -> float:

@@ -29,21 +29,21 @@ from mindjax.cells.parameter import Parameter
 from mindjax.common import dtype as mstype
 from mindjax.common.initializer import HeUniform, Uniform, initializer
 from mindjax.common.random import next_key
+from mindjax.common.tensor import as_array as _arr
 
 __all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Identity"]
-
-
-def _arr(x: Any) -> jax.Array:
-    # jax.lax refuses objects that only offer __jax_array__, such as Parameters.
-    return x if isinstance(x, jax.Array) else jnp.asarray(x)
 
 
 def _is_array(x: Any) -> bool:
     return isinstance(x, (jax.Array, np.ndarray)) or getattr(x, "_is_mindjax_variable", False)
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _positive_int(value: Any, arg: str, cls_name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not _is_int(value):
         raise TypeError(f"For '{cls_name}', '{arg}' must be an int, got {type(value).__name__}")
     if value <= 0:
         raise ValueError(f"For '{cls_name}', '{arg}' must be a positive int, got {value}")

@@ -26,6 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.initializer import HeUniform, Uniform, initializer
@@ -36,10 +37,6 @@ _PAD_MODES = ("same", "valid", "pad")
 
 
 # -- argument checking -------------------------------------------------------------
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
 def _positive_int(value: Any, arg: str, cls_name: str) -> int:
     if not _is_int(value) or value <= 0:
         raise ValueError(f"For '{cls_name}', '{arg}' must be a positive int, got {value!r}")

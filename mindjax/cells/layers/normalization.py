@@ -24,16 +24,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.initializer import initializer
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def _stat_dtype(dtype: Any) -> Any:

@@ -30,14 +30,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.layers.conv import _same_pads
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def _int_or_tuple(value: Any, arg: str, cls_name: str) -> Any:
