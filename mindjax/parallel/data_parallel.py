@@ -24,6 +24,7 @@ import numpy as np
 from jax.sharding import NamedSharding
 
 from mindjax import context
+from mindjax.cells.wrap import cell_wrapper as _cell_wrapper
 from mindjax.common.variable import Variable
 from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.shard import place
@@ -154,3 +155,19 @@ def configure_train_cell(cell: Any) -> None:
 def place_state(variables: Sequence[Variable], shardings: Sequence[NamedSharding]) -> list[Any]:
     """The Variables' values, each as a global array with its sharding (moved only when needed)."""
     return [place(v._value, s) for v, s in zip(variables, shardings)]
+
+
+def _layout_training_batch(inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Split a training step's inputs over the devices in the parallel modes.
+
+    ``TrainOneStepCell`` calls this, so a step called directly (not only
+    through ``Model``) is data parallel; in STAND_ALONE the inputs pass through.
+    """
+    if context._PARALLEL["parallel_mode"] == "stand_alone" or jax.process_count() > 1:
+        return inputs
+    if any(isinstance(x, jax.Array) and x.ndim == 0 for x in inputs):
+        return inputs
+    return constrain_batch(inputs)
+
+
+_cell_wrapper._BATCH_LAYOUT[0] = _layout_training_batch

@@ -123,6 +123,11 @@ class WithGradCell(Cell):
         return grads
 
 
+# Set by mindjax.parallel.data_parallel (parallel sits above cells): lays a
+# training batch out over the devices in the parallel modes, identity otherwise.
+_BATCH_LAYOUT: list[Callable[[tuple[Any, ...]], tuple[Any, ...]] | None] = [None]
+
+
 class TrainOneStepCell(Cell):
     """One training step: loss, gradients with respect to ``optimizer.parameters``, update.
 
@@ -158,6 +163,8 @@ class TrainOneStepCell(Cell):
 
     def construct(self, *inputs: Any) -> Any:
         """Run one step on ``inputs`` and return the loss."""
+        if _BATCH_LAYOUT[0] is not None:
+            inputs = _BATCH_LAYOUT[0](inputs)
         loss, grads, _ = vjp_of_variables(self.network, self.weights, inputs, sens=self.sens)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
