@@ -145,6 +145,9 @@ class Plan:
     def op_strategies(self) -> list[dict[str, Any]]:
         """Per key op (matmuls, convolutions, gathers, reductions, constraints) its strategy.
 
+        These are the search's strategies; a ``/propagated`` plan constrains
+        only Parameters and inputs, and GSPMD may lay the ops out otherwise.
+
         Returns:
             dicts with ``op`` (the Cell path and primitive), ``strategy``
             (MindSpore's split counts per operand), ``inputs`` and ``output``
@@ -429,7 +432,7 @@ class AutoParallelCell(Cell):
         network: the Cell to parallelise.
         mesh: the device mesh (default: :func:`default_mesh`).
         search_mode, training, memory_budget_bytes, cost_model, input_specs,
-        output_specs: as for :func:`search_plan`.
+        output_specs, verify, optimizer_states: as for :func:`search_plan`.
     """
 
     def __init__(self, network: Cell, mesh: Mesh | None = None, **search_options: Any) -> None:
@@ -523,7 +526,9 @@ def get_strategy(net: Any) -> dict[str, Any]:
         net: an :class:`AutoParallelCell` (or a Cell holding one), or a :class:`Plan`.
 
     Returns:
-        ``{"search_mode": ..., "mesh": {...}, "parameters": {name: PartitionSpec text},
+        ``{"search_mode": ..., "candidate": the chosen candidate's label, "measured": XLA's
+        peak, communicated bytes, collective count and flops of the step (None unless
+        verified), "mesh": {...}, "parameters": {name: PartitionSpec text},
         "ops": [{"op", "strategy", "inputs", "output"}, ...], "modelled": {...}}``.
 
     Raises:
@@ -539,8 +544,15 @@ def get_strategy(net: Any) -> dict[str, Any]:
         raise ValueError(f"For 'get_strategy', the network {type(net).__name__} has no searched plan; "
                          f"wrap it with auto_parallel(network, *inputs) and call it first")
     res = plan.result
+    measured = None
+    if plan.measured is not None:
+        col = plan.measured["collectives"]["total"]
+        measured = {"peak_bytes": plan.measured["peak_bytes"], "comm_bytes": col["bytes"],
+                    "collectives": col["count"], "flops": plan.measured["flops"]}
     return {
         "search_mode": plan.search_mode,
+        "candidate": plan.label,
+        "measured": measured,
         "mesh": dict(plan.mesh.shape),
         "parameters": {k: str(v) for k, v in plan.param_specs.items()},
         "ops": plan.op_strategies(),

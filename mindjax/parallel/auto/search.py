@@ -19,7 +19,9 @@ step keeping the splits already chosen (MindSpore's recursive partition of
 the device count). ``sharding_propagation`` decides all axes at once, keeping
 the user's sharded ops fixed, so that the remaining ops follow them with the
 least redistribution. Both raise the price of memory until the plan fits the
-per-device budget.
+per-device budget. :func:`force_data_axes` restricts a search to plans whose
+given mesh axes split the batch (data parallelism), leaving the other axes to
+the cost model; :mod:`.choose` uses it to build its candidates.
 """
 from __future__ import annotations
 
