@@ -40,6 +40,31 @@ What each construct compiles to:
   too, so helpers, sub-Cells and recursion whose depth is fixed at trace time
   work.
 
+Other statements inside converted code:
+
+- ``raise`` under Python conditions raises as written. Reached while tracing a
+  branch or loop body whose condition is a tensor, it raises
+  :class:`ControlFlowTraceError` at trace time, naming its line and the line of
+  the tensor condition, with the original exception as ``__cause__``. GRAPH
+  mode traces both branches whatever the data and an XLA program cannot raise a
+  Python exception, so this is where we differ from MindSpore, which raises at
+  run time: test a Python value (a shape, an attribute) or keep the result
+  defined with ``ops.select``/``jnp.where``.
+- ``assert`` on Python values checks as written; on a tensor value it is
+  skipped (as ``python -O`` skips assertions) with a ``RuntimeWarning``
+  naming the line.
+- ``print`` is staged with ``jax.debug.callback``: it prints tensor values on
+  every call, and under a tensor condition only when its branch runs.
+- ``obj.attr = v`` and ``container[k] = v`` under a tensor condition are
+  undone after tracing each branch and written after the ``lax.cond`` with the
+  joined value, as Parameters are; ``x[k] = v`` on a local tensor is a
+  functional ``x.at[k].set(v)``. Attribute or container writes in a loop whose
+  trip count is a tensor, and ``del obj.attr``/``del container[k]`` under a
+  tensor condition, raise :class:`ControlFlowTraceError` naming the line.
+- ``del name`` leaves the name undefined; ``pass``, nested ``def``, walrus
+  assignment and ``elif`` chains that mix Python and tensor conditions follow
+  from the rules above.
+
 Unsupported syntax (``try``, ``with``, ``yield``, ``global``, ``nonlocal``,
 ``match``, ``async``, loop ``else``, a lambda kept past its iteration that
 captures a loop variable) raises :class:`ControlFlowSyntaxError` at conversion
@@ -66,10 +91,11 @@ from mindjax import context
 from mindjax.transforms.control_flow import _runtime
 from mindjax.transforms.control_flow._converter import convert as _convert
 from mindjax.transforms.control_flow._converter import convert_or_fallback
-from mindjax.transforms.control_flow._errors import ControlFlowSyntaxError, Undefined
+from mindjax.transforms.control_flow._errors import ControlFlowSyntaxError, ControlFlowTraceError, Undefined
 from mindjax.transforms.control_flow._lax import CHECKPOINTS
 
-__all__ = ["ControlFlowSyntaxError", "convert_function", "converted_construct", "graph_active"]
+__all__ = ["ControlFlowSyntaxError", "ControlFlowTraceError", "convert_function",
+           "converted_construct", "graph_active"]
 
 UNROLL_MAX = _runtime.UNROLL_MAX
 _LIBRARY_ROOT = "mindjax"

@@ -178,6 +178,9 @@ class _Expr(ast.NodeTransformer):
             node.args = [ast.Name(id="__class__", ctx=ast.Load()),
                          ast.Name(id=self.conv.self_name, ctx=ast.Load())]
             return node
+        if isinstance(f, ast.Name) and f.id == "print":
+            return ast.copy_location(ast.Call(func=_rt("print_"), args=node.args,
+                                              keywords=node.keywords), node)
         if isinstance(f, ast.Name) and f.id in _BUILTINS_NOT_WRAPPED:
             return node
         return ast.copy_location(ast.Call(func=_rt("call"), args=[f, *node.args],
@@ -209,6 +212,7 @@ class _FunctionConverter:
         self.loops: list[_Loop] = []
         self.ret = False
         self.state: set[str] = set()
+        self.locals: set[str] = set()
 
     def info(self, node: ast.AST) -> str:
         return f"{self.filename}:{getattr(node, 'lineno', '?')}"
@@ -226,17 +230,20 @@ class _FunctionConverter:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             docstring, body = body[:1], body[1:]
+        # Restructuring can move a `return` into a branch (`if c: raise ...` followed by
+        # `return y`), so whether returns need flags is decided on the restructured body.
+        body = _restructure(body)
         self.ret = _needs_return_flags(body)
         if self.ret and not _terminates(body):
             end = ast.Return(value=None)
             ast.copy_location(end, body[-1] if body else fdef)
-            body.append(end)
-        body = _restructure(body)
-        lowered = self.block(body)
+            body = _restructure(body + [end])
         params = {a.arg for a in fdef.args.args + fdef.args.posonlyargs + fdef.args.kwonlyargs}
         for extra in (fdef.args.vararg, fdef.args.kwarg):
             if extra is not None:
                 params.add(extra.arg)
+        self.locals = params | assigned_in(body)
+        lowered = self.block(body)
         init: list[ast.stmt] = [_assign(n, _call("Undefined", _const(n)))
                                 for n in sorted(self.state - params)]
         if self.ret:
@@ -298,15 +305,61 @@ class _FunctionConverter:
             s = sub.convert(s)
             s.decorator_list.append(_rt("converted"))
             return [s]
-        if isinstance(s, ast.Delete) and all(isinstance(t, ast.Name) for t in s.targets):
-            return [ast.copy_location(_assign(t.id, _call("Undefined", _const(t.id))), s)
-                    for t in s.targets]
+        if isinstance(s, ast.Raise) and s.exc is not None:
+            exc = _call("raise_", self.expr(s.exc), _const(self.info(s)))
+            cause = self.expr(s.cause) if s.cause is not None else None
+            return [ast.copy_location(ast.Raise(exc=exc, cause=cause), s)]
+        if isinstance(s, (ast.Assign, ast.AugAssign)):
+            lowered = self.store(s)
+            if lowered is not None:
+                return [ast.copy_location(lowered, s)]
+        if isinstance(s, ast.Delete):
+            return [ast.copy_location(self.delete(t), s) for t in s.targets]
         if isinstance(s, ast.Assert):
             msg = _lambda(self.expr(s.msg)) if s.msg is not None else _const(None)
-            return [ast.copy_location(ast.Expr(value=_call("assert_", self.expr(s.test), msg)), s)]
+            return [ast.copy_location(ast.Expr(value=_call("assert_", self.expr(s.test), msg,
+                                                           _const(self.info(s)))), s)]
         if isinstance(s, ast.ClassDef):
             return [s]
         return [_Expr(self).visit(s)]
+
+    def store(self, s: ast.Assign | ast.AugAssign) -> ast.stmt | None:
+        """``x[k] = v`` / ``obj.a = v`` (and ``+=`` forms) through the runtime, or ``None``.
+
+        Subscript writes to a local name rebind it (``x = setitem(x, k, v)``) so that
+        tensors update functionally; attribute and container writes go through helpers
+        that GRAPH mode can undo and join when they run under a tensor condition.
+        """
+        targets = [s.target] if isinstance(s, ast.AugAssign) else s.targets
+        if len(targets) != 1 or not isinstance(targets[0], (ast.Subscript, ast.Attribute)):
+            return None
+        target = targets[0]
+        base = self.expr(target.value)
+        value = self.expr(s.value)
+        if isinstance(target, ast.Attribute):
+            if isinstance(s, ast.AugAssign):
+                value = ast.BinOp(left=ast.Attribute(value=base, attr=target.attr, ctx=ast.Load()),
+                                  op=s.op, right=value)
+            return ast.Expr(value=_call("setattr_", base, _const(target.attr), value))
+        key = self.expr(target.slice)
+        if isinstance(s, ast.AugAssign):
+            old = ast.Subscript(value=base, slice=key, ctx=ast.Load())
+            value = ast.BinOp(left=old, op=s.op, right=value)
+        call = _call("setitem", base, key, value)
+        if isinstance(target.value, ast.Name) and target.value.id in self.locals:
+            return _assign(target.value.id, call)
+        return ast.Expr(value=call)
+
+    def delete(self, t: ast.expr) -> ast.stmt:
+        if isinstance(t, ast.Name):
+            return _assign(t.id, _call("Undefined", _const(t.id)))
+        if isinstance(t, ast.Attribute):
+            return ast.Expr(value=_call("delattr_", self.expr(t.value), _const(t.attr),
+                                        _const(self.info(t))))
+        if isinstance(t, ast.Subscript):
+            return ast.Expr(value=_call("delitem", self.expr(t.value), self.expr(t.slice),
+                                        _const(self.info(t))))
+        return ast.Delete(targets=[_Expr(self).visit(t)])
 
     def state_of(self, block: list[ast.stmt], *exclude: str | None) -> list[str]:
         names = {n for n in assigned_in(block) if not n.startswith(_GENERATED)}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-__all__ = ["ControlFlowSyntaxError", "Undefined"]
+__all__ = ["ControlFlowSyntaxError", "ControlFlowTraceError", "Undefined"]
 
 
 class ControlFlowSyntaxError(SyntaxError):
@@ -20,6 +20,18 @@ class ControlFlowSyntaxError(SyntaxError):
 
     def __str__(self) -> str:
         return self.msg
+
+
+class ControlFlowTraceError(ValueError):
+    """A statement that cannot run under a tensor condition, found while tracing.
+
+    GRAPH mode traces both branches of an ``if`` and the body of a loop whose
+    condition is a tensor, whatever the data. A ``raise`` reached there would
+    fire at trace time on every call, and a Python side effect (an attribute
+    or container write in a tensor-bounded loop, a ``del``) cannot depend on
+    data, so these raise this error with the line of the statement and of the
+    tensor condition, and what to write instead.
+    """
 
 
 class Undefined:

@@ -26,7 +26,7 @@ from jax.extend.core import jaxpr_as_fun
 
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
-from mindjax.transforms.control_flow._errors import Undefined
+from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
 
 try:  # keeps Python-number weakness across a join (1.0 stays weak next to float16)
     from jax._src.lax.lax import _convert_element_type as _convert_weak
@@ -280,17 +280,110 @@ def split(specs: Sequence[Any], arrays: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+# -- traced frames: bodies that run under a tensor condition ---------------------------------
+_MISSING = object()
+
+
+class Write:
+    """An attribute or container item written by a body traced under a tensor condition.
+
+    The write happens (later reads in the body see it) and is undone when the
+    probe ends; the value each path leaves becomes an output of the lax op and
+    is written after it, as Parameters are.
+    """
+
+    __slots__ = ("obj", "kind", "key", "original")
+
+    def __init__(self, obj: Any, kind: str, key: Any) -> None:
+        self.obj, self.kind, self.key = obj, kind, key
+        self.original = self.read()
+
+    def read(self) -> Any:
+        if self.kind == "attr":
+            return getattr(self.obj, self.key, _MISSING)
+        try:
+            return self.obj[self.key]
+        except (KeyError, IndexError):
+            return _MISSING
+
+    def write(self, value: Any) -> None:
+        if self.kind == "attr":
+            setattr(self.obj, self.key, value)
+        else:
+            self.obj[self.key] = value
+
+    def restore(self) -> None:
+        if self.original is not _MISSING:
+            self.write(self.original)
+        elif self.kind == "attr":
+            delattr(self.obj, self.key)
+        else:
+            del self.obj[self.key]
+
+    def describe(self) -> str:
+        if self.kind == "attr":
+            return f"`<{type(self.obj).__name__}>.{self.key}`"
+        return f"`<{type(self.obj).__name__}>[{self.key!r}]`"
+
+
+class Frame:
+    """A body being traced under a tensor condition: where, and what it wrote."""
+
+    __slots__ = ("info", "what", "journal")
+
+    def __init__(self, info: str, what: str) -> None:
+        self.info, self.what = info, what
+        self.journal: dict[tuple[int, str, Any], Write] = {}
+
+
+_FRAMES: list[Frame] = []
+
+
+def current_frame() -> Frame | None:
+    """The innermost body being traced under a tensor condition, or ``None``."""
+    return _FRAMES[-1] if _FRAMES else None
+
+
+def write(obj: Any, kind: str, key: Any, value: Any, info: str = "?") -> None:
+    """``setattr(obj, key, value)`` (``kind='attr'``) or ``obj[key] = value``, journaled in a frame."""
+    frame = current_frame()
+    if frame is not None:
+        try:
+            ident = (id(obj), kind, key)
+            hash(ident)
+        except TypeError:
+            raise ControlFlowTraceError(
+                f"{info}: `obj[{key!r}] = ...` with an unhashable key runs under the tensor "
+                f"condition of the `{frame.what}` at {frame.info}; assign a local variable in "
+                f"the branch and write the container after the `{frame.what}`") from None
+        if ident not in frame.journal:
+            frame.journal[ident] = Write(obj, kind, key)
+    if kind == "attr":
+        setattr(obj, key, value)
+    else:
+        obj[key] = value
+
+
+def _undo(frame: Frame) -> None:
+    for entry in reversed(list(frame.journal.values())):
+        entry.restore()
+
+
 # -- probing --------------------------------------------------------------------------------
 class Probe:
     """What one trace of a body gave: its jaxpr, output specs and written Variables."""
 
     def __init__(self, closed: Any, out_specs: list[Any], out_values: list[Any],
-                 written: list[Variable], n_user: int) -> None:
+                 written: list[Variable], n_user: int, writes: list[Write] = (),
+                 write_values: list[Any] = (), write_specs: list[Any] = ()) -> None:
         self.closed = closed
         self.out_specs = out_specs      # observed spec per state variable
         self.out_values = out_values    # Python values per variable (arrays replaced)
         self.written = written          # Variables written, in output order after the user arrays
         self.n_user = n_user
+        self.writes = list(writes)      # attribute/item writes, outputs after the Variables
+        self.write_values = list(write_values)
+        self.write_specs = list(write_specs)
 
     def run(self) -> Callable[..., list[Any]]:
         return jaxpr_as_fun(self.closed)
@@ -298,7 +391,8 @@ class Probe:
 
 def probe(fn: Callable[..., Sequence[Any]], in_specs: Sequence[Any], carried: Sequence[Variable],
           names: Sequence[str], extra_avals: Sequence[Any] = (),
-          extra_in: Callable[[Sequence[Any]], tuple[Any, ...]] | None = None) -> Probe:
+          extra_in: Callable[[Sequence[Any]], tuple[Any, ...]] | None = None,
+          info: str = "?", what: str = "if") -> Probe:
     """Trace ``fn`` on a state described by ``in_specs`` (plus carried Variables).
 
     ``fn`` returns the new state (one value per name). Arrays of the input
@@ -315,7 +409,17 @@ def probe(fn: Callable[..., Sequence[Any]], in_specs: Sequence[Any], carried: Se
         state = split(in_specs, arrays[n_extra:n_extra + n_state])
         var_values = arrays[n_extra + n_state:]
         prefix = extra_in(extra) if extra_in is not None else ()
-        out, written = run_with_variables(fn, (*prefix, *state), carried, var_values)
+        frame = Frame(info, what)
+        _FRAMES.append(frame)
+        try:
+            out, written = run_with_variables(fn, (*prefix, *state), carried, var_values)
+            # Snapshots: undoing the writes below must not change what the body returned.
+            out = [_snapshot(v) for v in out]
+            writes = list(frame.journal.values())
+            write_values = [_snapshot(w.read()) for w in writes]
+        finally:
+            _FRAMES.pop()
+            _undo(frame)
         if len(out) != len(names):  # pragma: no cover - converter invariant
             raise AssertionError(f"body returned {len(out)} values for {len(names)} names")
         specs, arrays_out, values = [], [], []
@@ -327,7 +431,10 @@ def probe(fn: Callable[..., Sequence[Any]], in_specs: Sequence[Any], carried: Se
             values.append(value)
         box["values"], box["written"] = values, [v for v, _ in written]
         box["n_user"] = len(arrays_out)
-        return arrays_out + [val for _, val in written]
+        box["writes"], box["write_values"] = writes, write_values
+        write_arrays = [jnp.asarray(x) for value in write_values if value is not _MISSING
+                        for x in flatten(value)[0] if is_array(x)]
+        return arrays_out + [val for _, val in written] + write_arrays
 
     _materialise_random_key()
     in_avals = list(extra_avals) + [s.aval() for spec in in_specs if not isinstance(spec, Static)
@@ -354,7 +461,39 @@ def probe(fn: Callable[..., Sequence[Any]], in_specs: Sequence[Any], carried: Se
             specs.append(leaf_specs[0])
         else:
             specs.append(TreeSpec(treedef, leaf_specs))
-    return Probe(closed, specs, box["values"], box["written"], n_user)
+    pos = n_user + len(box["written"])
+    write_specs = []
+    for value in box["write_values"]:
+        spec, pos = _spec_at(value, closed.out_avals, pos)
+        write_specs.append(spec)
+    return Probe(closed, specs, box["values"], box["written"], n_user, box["writes"],
+                 box["write_values"], write_specs)
+
+
+def _snapshot(value: Any) -> Any:
+    """``value`` with its containers copied (leaves shared), so later in-place writes miss it."""
+    if value is _MISSING or isinstance(value, Undefined):
+        return value
+    leaves, treedef = flatten(value)
+    return jax.tree_util.tree_unflatten(treedef, leaves)
+
+
+def _spec_at(value: Any, avals: Sequence[Any], pos: int) -> tuple[Any, int]:
+    """The spec of an output value whose array leaves are ``avals[pos:]``."""
+    if value is _MISSING or isinstance(value, Undefined):
+        return Static(value), pos
+    leaves, treedef = flatten(value)
+    leaf_specs = []
+    for x in leaves:
+        if is_array(x):
+            leaf_specs.append(_spec_of_aval(avals[pos]))
+            pos += 1
+        else:
+            leaf_specs.append(Static(x))
+    if not any(isinstance(s, ArraySpec) for s in leaf_specs) and len(leaves) == 1 and \
+            treedef == jax.tree_util.tree_structure(0):
+        return leaf_specs[0], pos
+    return TreeSpec(treedef, leaf_specs), pos
 
 
 def _materialise_random_key() -> None:
@@ -416,7 +555,8 @@ def cond(pred: Any, branches: Sequence[Callable[..., Sequence[Any]]], state: Seq
     probes = []
     for fn in branches:
         try:
-            probes.append(probe(lambda *s, _f=fn: _f(*s), [Static(v) for v in state], (), names))
+            probes.append(probe(lambda *s, _f=fn: _f(*s), [Static(v) for v in state], (), names,
+                                info=info, what=what))
         except Exception as err:
             note(err, info, what)
             raise
@@ -447,8 +587,10 @@ def cond(pred: Any, branches: Sequence[Callable[..., Sequence[Any]]], state: Seq
                 seen.add(id(v))
                 variables.append(v)
 
-    def branch(p: Probe) -> Callable[[], tuple[list[Any], list[Any]]]:
-        def run() -> tuple[list[Any], list[Any]]:
+    writes, write_specs = _join_writes(probes, info, what)
+
+    def branch(p: Probe) -> Callable[[], tuple[list[Any], list[Any], list[Any]]]:
+        def run() -> tuple[list[Any], list[Any], list[Any]]:
             outs = p.run()()
             user, pos = [], 0
             for spec, value, obs in zip(specs, p.out_values, p.out_specs):
@@ -459,17 +601,68 @@ def cond(pred: Any, branches: Sequence[Callable[..., Sequence[Any]]], state: Seq
                     continue
                 user.extend(_cast_leaves(spec, value, mine))
             written = dict(zip((id(v) for v in p.written), outs[p.n_user:]))
-            return user, [written.get(id(v), v._raw) for v in variables]
+            mine = _write_outputs(p, outs[p.n_user + len(p.written):])
+            extra = []
+            for key, spec in zip(writes, write_specs):
+                value, arrays = mine.get(key, (writes[key].original, None))
+                if arrays is None:
+                    extra.extend(arrays_for(spec, value) if not isinstance(spec, Static) else [])
+                elif not isinstance(spec, Static):
+                    extra.extend(_cast_leaves(spec, value, arrays))
+            return user, [written.get(id(v), v._raw) for v in variables], extra
         return run
 
     try:
-        user, var_values = jax.lax.cond(pred, branch(probes[0]), branch(probes[1]))
+        user, var_values, extra = jax.lax.cond(pred, branch(probes[0]), branch(probes[1]))
     except TypeError as err:
         note(err, info, what)
         raise
     for var, val in zip(variables, var_values):
         var._value = val
+    for (key, entry), value in zip(writes.items(), split(write_specs, extra)):
+        write(entry.obj, entry.kind, entry.key, value, info)
     return split(specs, user)
+
+
+def _write_outputs(p: Probe, outs: Sequence[Any]) -> dict[Any, tuple[Any, list[Any]]]:
+    """A probe's attribute/item writes: key -> (value, its array outputs)."""
+    found, pos = {}, 0
+    for entry, value, spec in zip(p.writes, p.write_values, p.write_specs):
+        n = _count(spec)
+        found[(id(entry.obj), entry.kind, entry.key)] = (value, list(outs[pos:pos + n]))
+        pos += n
+    return found
+
+
+def _join_writes(probes: Sequence[Probe], info: str, what: str) -> tuple[dict[Any, Write], list[Any]]:
+    """The attribute/item writes of both branches and the spec that holds each."""
+    writes: dict[Any, Write] = {}
+    for p in probes:
+        for entry in p.writes:
+            writes.setdefault((id(entry.obj), entry.kind, entry.key), entry)
+    specs = []
+    for key, entry in writes.items():
+        per_branch = []
+        for p in probes:
+            spec = None
+            for e, s in zip(p.writes, p.write_specs):
+                if (id(e.obj), e.kind, e.key) == key:
+                    spec = s
+            if spec is None:
+                spec = spec_of_value(entry.original) if entry.original is not _MISSING else None
+            if spec is None or (isinstance(spec, Static) and spec.value is _MISSING):
+                raise ValueError(
+                    f"{entry.describe()} is assigned on one path only of the `{what}` at {info} "
+                    f"whose condition is a tensor, and has no value before it; assign it before "
+                    f"the `{what}` or on both paths")
+            per_branch.append(spec)
+        try:
+            specs.append(join_var(per_branch[0], per_branch[1], entry.describe()))
+        except _JoinError as err:
+            raise ValueError(f"{err} of the `{what}` at {info} whose condition is a tensor; in "
+                             f"GRAPH mode both paths must leave it with the same type and "
+                             f"shape") from None
+    return writes, specs
 
 
 def _is_undef(spec: Any) -> bool:
@@ -508,10 +701,16 @@ def settle(body: Callable[..., Sequence[Any]], state: Sequence[Any], names: Sequ
         extra = [item_aval] if item_aval is not None else []
         try:
             p = probe(body, specs, carried, names, extra_avals=extra,
-                      extra_in=(lambda e: tuple(e)) if extra else None)
+                      extra_in=(lambda e: tuple(e)) if extra else None, info=info, what=what)
         except Exception as err:
             note(err, info, what)
             raise
+        if p.writes:
+            raise ControlFlowTraceError(
+                f"{info}: {p.writes[0].describe()} is assigned inside the `{what}` whose trip "
+                f"count is a tensor; GRAPH mode cannot repeat a Python side effect a "
+                f"data-dependent number of times. Carry the value in a local variable and assign "
+                f"it after the loop, or use a Parameter")
         new_vars = [v for v in p.written if all(v is not c for c in carried)]
         new_specs = []
         for i, name in enumerate(names):
@@ -571,7 +770,13 @@ def while_loop(cond_fn: Callable[..., Any], body_fn: Callable[..., Sequence[Any]
 
     def pred_of(arrays: Sequence[Any]) -> Any:
         values = split(specs, arrays[:n_user])
-        out, _ = run_with_variables(lambda *s: (cond_fn(*s),), values, carried, arrays[n_user:])
+        frame = Frame(info, what)
+        _FRAMES.append(frame)
+        try:
+            out, _ = run_with_variables(lambda *s: (cond_fn(*s),), values, carried, arrays[n_user:])
+        finally:
+            _FRAMES.pop()
+            _undo(frame)
         c = out[0]
         if isinstance(c, Undefined):
             c._fail()

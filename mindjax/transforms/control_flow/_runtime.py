@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import sys
 import types
+import warnings
 from typing import Any, Callable, Sequence
 
 import jax
 import jax.numpy as jnp
 
+from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import _lax
-from mindjax.transforms.control_flow._errors import Undefined
+from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
 
 UNROLL_MAX = 16   # a Python-bounded `for` longer than this becomes one lax.scan when it can
 
@@ -107,7 +109,7 @@ def for_stmt(iterable: Any, body_fn: Callable[..., Sequence[Any]], state: Sequen
 
 _SCAN_FALLBACK = (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError,
                   jax.errors.TracerBoolConversionError, jax.errors.TracerArrayConversionError,
-                  IndexError, TypeError)
+                  IndexError, TypeError, ControlFlowTraceError)
 
 
 def _try_scan(xs: Any, body_fn: Callable[..., Sequence[Any]], state: tuple[Any, ...],
@@ -227,13 +229,114 @@ def getitem(value: Any, index: Any, info: str) -> Any:
     return value[index]
 
 
-def assert_(test: Any, message: Callable[[], Any] | None) -> None:
-    """``assert test, message``: checked when ``test`` is known at trace time."""
+def assert_(test: Any, message: Callable[[], Any] | None, info: str = "?") -> None:
+    """``assert test, message``: checked when ``test`` is known at trace time.
+
+    An assertion on a tensor value cannot stop an XLA program (MindSpore
+    checks it at run time). It is skipped, as ``python -O`` skips every
+    assertion, with a warning naming the line; the program's values are those
+    of a run where it holds.
+    """
     value = _lax.concrete(test)
     if _lax.is_traced(value):
-        return   # a traced assertion cannot stop the program; MindSpore's graph mode drops it too
+        warnings.warn(f"{info}: `assert` on a tensor value is not checked in GRAPH mode (an XLA "
+                      f"program cannot raise depending on data); check a Python value (a shape, "
+                      f"an attribute) or check it in PYNATIVE mode", RuntimeWarning, stacklevel=2)
+        return
     if not _truth(value):
         raise AssertionError(message()) if message is not None else AssertionError()
+
+
+def raise_(exc: Any, info: str) -> Any:
+    """The exception a ``raise`` statement raises: ``exc`` itself, unless under a tensor condition.
+
+    GRAPH mode traces every branch of an ``if`` (and every loop body) whose
+    condition is a tensor, whatever the data, so a ``raise`` reached there
+    would fire on every call. It becomes a :class:`ControlFlowTraceError`
+    naming both lines, with ``exc`` as its cause.
+    """
+    frame = _lax.current_frame()
+    if frame is None:
+        return exc
+    inst = exc() if isinstance(exc, type) and issubclass(exc, BaseException) else exc
+    if not isinstance(inst, BaseException):
+        return exc
+    shown = f"{type(inst).__name__}({str(inst)!r})" if str(inst) else type(inst).__name__
+    err = ControlFlowTraceError(
+        f"{info}: `raise {shown}` is reached while tracing the `{frame.what}` at {frame.info}, "
+        f"whose condition is a tensor. GRAPH mode traces every branch and loop body whatever the "
+        f"data, and an XLA program cannot raise a Python exception depending on tensor values. "
+        f"Test a Python value instead (a shape, an attribute, an argument), keep the result "
+        f"defined with `ops.select`/`jnp.where`, or run the check in PYNATIVE mode")
+    err.__cause__ = inst
+    return err
+
+
+def setattr_(obj: Any, name: str, value: Any) -> None:
+    """``obj.name = value``; under a tensor condition the write is undone and joined after it."""
+    if _lax.current_frame() is None or isinstance(getattr(obj, name, None), Variable):
+        setattr(obj, name, value)   # Parameters track their own writes
+        return
+    _lax.write(obj, "attr", name, value)
+
+
+def setitem(obj: Any, key: Any, value: Any) -> Any:
+    """``obj[key] = value``; returns the object the name holds afterwards.
+
+    Tensors are immutable, so a tensor (or a Parameter, updated in place as in
+    MindSpore) gets a functional update; containers are written in place.
+    """
+    if isinstance(obj, Variable):
+        obj._value = jnp.asarray(obj._value).at[key].set(value)
+        return obj
+    if isinstance(obj, jax.Array):
+        return obj.at[key].set(value)
+    if _lax.current_frame() is None:
+        obj[key] = value
+    else:
+        _lax.write(obj, "item", key, value)
+    return obj
+
+
+def _no_delete_under_tensor_condition(what: str, info: str) -> None:
+    frame = _lax.current_frame()
+    if frame is not None:
+        raise ControlFlowTraceError(
+            f"{info}: `del {what}` runs under the tensor condition of the `{frame.what}` at "
+            f"{frame.info}; GRAPH mode cannot undo it on the path not taken. Delete it after the "
+            f"`{frame.what}`, or assign a value on both paths")
+
+
+def delattr_(obj: Any, name: str, info: str) -> None:
+    """``del obj.name``."""
+    _no_delete_under_tensor_condition(f"<{type(obj).__name__}>.{name}", info)
+    delattr(obj, name)
+
+
+def delitem(obj: Any, key: Any, info: str) -> None:
+    """``del obj[key]``."""
+    _no_delete_under_tensor_condition(f"<{type(obj).__name__}>[{key!r}]", info)
+    del obj[key]
+
+
+def print_(*args: Any, **kwargs: Any) -> None:
+    """``print(...)`` when the compiled program runs, with tensor values, on every call.
+
+    As in PYNATIVE (and MindSpore's graph mode), not once at trace time: the
+    print is staged with ``jax.debug.callback``, so under a tensor condition
+    it prints only when its branch runs.
+    """
+    leaves, tree = jax.tree_util.tree_flatten(args, is_leaf=lambda x: isinstance(x, Variable))
+    leaves = [x._value if isinstance(x, Variable) else x for x in leaves]
+    positions = [i for i, x in enumerate(leaves) if isinstance(x, jax.Array)]
+
+    def show(*values: Any) -> None:
+        filled = list(leaves)
+        for i, v in zip(positions, values):
+            filled[i] = v
+        print(*jax.tree_util.tree_unflatten(tree, filled), **kwargs)
+
+    jax.debug.callback(show, *[leaves[i] for i in positions])
 
 
 def result(value: Any) -> Any:

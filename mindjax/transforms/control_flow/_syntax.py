@@ -114,7 +114,7 @@ def scan_safe(body: list[ast.stmt]) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in _MUTATING_METHODS:
             return False
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
             return False
         if isinstance(node, (ast.Raise, ast.Return)):
             return False
