@@ -45,6 +45,7 @@ from mindjax.cells.state import Effects, collect_variables, run_functional, subs
 from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import as_array
 from mindjax.common.variable import Variable
+from mindjax.transforms.control_flow import converted_construct
 
 __all__ = ["run_with_backward_rules", "stop_gradient", "InsertGradientOf", "HookBackward"]
 
@@ -218,10 +219,13 @@ def run_with_backward_rules(cell: Any, args: tuple[Any, ...], kwargs: dict[str, 
     values = [v._value for v in variables]
     layout = _CallLayout(args, kwargs)
     effects = Effects()
+    # custom_vjp and checkpoint trace construct even in PYNATIVE mode, so tensor
+    # control flow must be converted here; on concrete values it runs as Python.
+    construct = converted_construct(cell)
 
     def body(dynamic: list[Any], var_values: list[Any]) -> tuple[Any, list[Any]]:
         call_args, call_kwargs = layout.rebuild(dynamic)
-        return run_functional(variables, var_values, effects, cell.construct,
+        return run_functional(variables, var_values, effects, construct,
                               *call_args, **call_kwargs)
 
     inner = jax.checkpoint(body) if recompute else body

@@ -183,3 +183,34 @@ def test_custom_grad_constructors_reject_non_callables():
         InsertGradientOf(3)
     with pytest.raises(TypeError, match="'HookBackward', 'hook_fn' must be callable"):
         HookBackward(None)
+
+
+def test_bprop_and_recompute_cells_run_converted_control_flow_in_graph_mode(mode):
+    import mindjax as _ms
+    from mindjax import nn as _nn
+
+    class Clipped(_nn.Cell):
+        def construct(self, x):
+            if x.sum() > 0:
+                y = x * 2
+            else:
+                y = x * 0
+            return y
+
+        def bprop(self, x, out, dout):
+            return (dout * 3,)
+
+    class Remat(_nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.recompute()
+
+        def construct(self, x):
+            while x.sum() < 10:
+                x = x * 2
+            return x
+
+    g = _ms.grad(lambda v: Clipped()(v).sum())(jnp.ones(2))
+    np.testing.assert_allclose(g, [3.0, 3.0])
+    np.testing.assert_allclose(Clipped()(jnp.ones(2)), [2.0, 2.0])
+    np.testing.assert_allclose(Remat()(jnp.ones(2)), [8.0, 8.0])
