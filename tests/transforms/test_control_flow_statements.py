@@ -478,7 +478,7 @@ class AttrOnOnePath(nn.Cell):
 
 def test_attribute_writes_that_cannot_follow_tensor_control_flow_name_the_line():
     with pytest.raises(ControlFlowTraceError, match=rf"{HERE}:\d+: `<AttrInTensorLoop>.last` is "
-                                                    rf"assigned inside the `while`"):
+                                                    rf"written inside the `while`"):
         _in_mode(ms.GRAPH_MODE, AttrInTensorLoop, POS)
     with pytest.raises(ValueError, match=r"`<AttrOnOnePath>.fresh_attribute` is assigned on one "
                                          rf"path only of the `if` at \S*{HERE}:\d+"):
@@ -523,3 +523,41 @@ class Walrus(nn.Cell):
 def test_walrus_assignment_in_conditions():
     for x in (POS, NEG):
         _same_in_both_modes(Walrus, x)
+
+
+class ListChangedInBranches(nn.Cell):
+    def construct(self, x):
+        outs = [x]
+        if x.sum() > 0:
+            outs.append(x * 2)
+        else:
+            outs.append(x - 1)
+        outs.extend([x])
+        return outs[0] + outs[1] * outs[2]
+
+
+class ListChangedOnOnePath(nn.Cell):
+    def construct(self, x):
+        outs = [x]
+        if x.sum() > 0:
+            outs.append(x * 2)
+        return outs[-1]
+
+
+class ListChangedInTensorLoop(nn.Cell):
+    def construct(self, x):
+        outs = []
+        while x.sum() < 10:
+            x = x * 2
+            outs.append(x)
+        return x
+
+
+def test_list_changed_in_place_under_tensor_conditions():
+    for x in (POS, NEG):
+        _same_in_both_modes(ListChangedInBranches, x, grad=True)
+    with pytest.raises(ValueError, match=r"`list` changed in place.* has structure"):
+        _in_mode(ms.GRAPH_MODE, ListChangedOnOnePath, POS)
+    with pytest.raises(ControlFlowTraceError, match=rf"{HERE}:\d+: a `list` changed in place is "
+                                                    rf"written inside the `while`"):
+        _in_mode(ms.GRAPH_MODE, ListChangedInTensorLoop, POS)

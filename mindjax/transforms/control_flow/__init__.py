@@ -55,9 +55,10 @@ Other statements inside converted code:
   naming the line.
 - ``print`` is staged with ``jax.debug.callback``: it prints tensor values on
   every call, and under a tensor condition only when its branch runs.
-- ``obj.attr = v`` and ``container[k] = v`` under a tensor condition are
-  undone after tracing each branch and written after the ``lax.cond`` with the
-  joined value, as Parameters are; ``x[k] = v`` on a local tensor is a
+- ``obj.attr = v``, ``container[k] = v`` and in-place list/dict methods
+  (``.append`` ...) under a tensor condition are undone after tracing each
+  branch and redone after the ``lax.cond`` with the joined value, as
+  Parameters are; ``x[k] = v`` on a local tensor is a
   functional ``x.at[k].set(v)``. Attribute or container writes in a loop whose
   trip count is a tensor, and ``del obj.attr``/``del container[k]`` under a
   tensor condition, raise :class:`ControlFlowTraceError` naming the line.

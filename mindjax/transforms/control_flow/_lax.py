@@ -301,6 +301,8 @@ class Write:
     def read(self) -> Any:
         if self.kind == "attr":
             return getattr(self.obj, self.key, _MISSING)
+        if self.kind == "contents":
+            return type(self.obj)(self.obj)
         try:
             return self.obj[self.key]
         except (KeyError, IndexError):
@@ -309,6 +311,8 @@ class Write:
     def write(self, value: Any) -> None:
         if self.kind == "attr":
             setattr(self.obj, self.key, value)
+        elif self.kind == "contents":
+            _refill(self.obj, value)
         else:
             self.obj[self.key] = value
 
@@ -323,6 +327,8 @@ class Write:
     def describe(self) -> str:
         if self.kind == "attr":
             return f"`<{type(self.obj).__name__}>.{self.key}`"
+        if self.kind == "contents":
+            return f"a `{type(self.obj).__name__}` changed in place"
         return f"`<{type(self.obj).__name__}>[{self.key!r}]`"
 
 
@@ -344,6 +350,14 @@ def current_frame() -> Frame | None:
     return _FRAMES[-1] if _FRAMES else None
 
 
+def journal_contents(obj: list | dict) -> None:
+    """Note a list or dict about to be changed in place (``.append`` ...) inside a frame."""
+    frame = current_frame()
+    ident = (id(obj), "contents", None)
+    if frame is not None and ident not in frame.journal:
+        frame.journal[ident] = Write(obj, "contents", None)
+
+
 def write(obj: Any, kind: str, key: Any, value: Any, info: str = "?") -> None:
     """``setattr(obj, key, value)`` (``kind='attr'``) or ``obj[key] = value``, journaled in a frame."""
     frame = current_frame()
@@ -360,8 +374,15 @@ def write(obj: Any, kind: str, key: Any, value: Any, info: str = "?") -> None:
             frame.journal[ident] = Write(obj, kind, key)
     if kind == "attr":
         setattr(obj, key, value)
+    elif kind == "contents":
+        _refill(obj, value)
     else:
         obj[key] = value
+
+
+def _refill(obj: Any, value: Any) -> None:
+    obj.clear()
+    (obj.extend if isinstance(obj, list) else obj.update)(value)
 
 
 def _undo(frame: Frame) -> None:
@@ -707,7 +728,7 @@ def settle(body: Callable[..., Sequence[Any]], state: Sequence[Any], names: Sequ
             raise
         if p.writes:
             raise ControlFlowTraceError(
-                f"{info}: {p.writes[0].describe()} is assigned inside the `{what}` whose trip "
+                f"{info}: {p.writes[0].describe()} is written inside the `{what}` whose trip "
                 f"count is a tensor; GRAPH mode cannot repeat a Python side effect a "
                 f"data-dependent number of times. Carry the value in a local variable and assign "
                 f"it after the loop, or use a Parameter")

@@ -376,10 +376,23 @@ def _user_function(fn: Any) -> bool:
                 or filename.startswith(_STDLIB_PREFIX + "/lib/python"))
 
 
+_IN_PLACE = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update",
+                       "setdefault", "popitem", "sort", "reverse", "__setitem__", "__delitem__"})
+
+
 def call(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-    """Call ``fn``, converting it first when it is user code (functions and methods)."""
+    """Call ``fn``, converting it first when it is user code (functions and methods).
+
+    ``lst.append(...)`` and other in-place changes of a list or dict under a
+    tensor condition are noted, undone after tracing the branch and joined
+    after it, as attribute writes are.
+    """
     from mindjax.transforms.control_flow._converter import convert_or_fallback
 
+    if isinstance(fn, types.BuiltinMethodType) and type(fn.__self__) in (list, dict) and \
+            fn.__name__ in _IN_PLACE and _lax.current_frame() is not None:
+        _lax.journal_contents(fn.__self__)
+        return fn(*args, **kwargs)
     if isinstance(fn, types.MethodType):
         func = fn.__func__
         if _user_function(func):
