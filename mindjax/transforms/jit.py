@@ -122,17 +122,17 @@ class CompiledFunction:
         fn: the Python function (for a Cell, its ``_call_impl``).
         variables: Variables known to be touched (grows while tracing).
         where: how errors name this function (``"For 'Net'"``).
-        donate: donate the Variables' buffers to the call (training steps).
     """
 
-    def __init__(self, fn: Callable[..., Any], variables: Sequence[Variable], where: str,
-                 donate: bool = False) -> None:
+    def __init__(self, fn: Callable[..., Any], variables: Sequence[Variable], where: str) -> None:
         self.fn = fn
         self.variables: list[Variable] = list(variables)
         self._ids = {id(v) for v in self.variables}
         self.where = where
         self._written: dict[Any, list[int]] = {}
-        self._jitted = jax.jit(self._pure, static_argnums=(2,), donate_argnums=(0,) if donate else ())
+        # No donation: only written Variables come back, so donating the others would
+        # free buffers their Parameters still hold. Training steps donate in train/_step.py.
+        self._jitted = jax.jit(self._pure, static_argnums=(2,))
 
     def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any]]:
         args, kwargs = _join_args(dynamic, key)
