@@ -78,17 +78,6 @@ def call_with_values(variables: Sequence[Variable], values: Sequence[Any],
     return out, new_values
 
 
-def check_no_leaked_tracers(variables: Sequence[Variable], where: str) -> None:
-    """Raise if a Variable outside the functionalised set was written with a tracer."""
-    for var in variables:
-        if isinstance(var._raw, jax.core.Tracer):
-            name = getattr(var, "name", "the random state")
-            raise RuntimeError(
-                f"{where}: Parameter '{name}' was written inside a compiled function but is not "
-                f"part of its state; pass the Cell that owns it to the function, or call it "
-                f"through that Cell")
-
-
 class Effects:
     """What one :func:`run_functional` call wrote and read.
 
