@@ -28,13 +28,13 @@ class LossScaleManager(metaclass=ABCMeta):
     def get_loss_scale(self) -> float:
         """The current loss scale."""
 
+    @abstractmethod
     def update_loss_scale(self, overflow: bool) -> None:
         """Update the host-side scale after a step (``overflow``: the step overflowed)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def get_update_cell(self) -> Any:
         """The Cell that updates the scale inside the training step, or ``None``."""
-        raise NotImplementedError
 
     def _bind(self, scale_parameter: Any) -> None:
         """Read the scale from the training step's ``scale_sense`` Parameter from now on."""
