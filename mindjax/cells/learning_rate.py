@@ -276,7 +276,7 @@ class LearningRateSchedule(Cell):
 
     def construct(self, global_step: Any) -> Any:
         """The learning rate at ``global_step``."""
-        raise NotImplementedError(f"{self._where()}: a LearningRateSchedule must define construct(global_step)")
+        raise TypeError(f"{self._where()}: a LearningRateSchedule must define construct(global_step)")
 
 
 def _check_schedule_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stair: Any,

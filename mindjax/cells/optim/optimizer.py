@@ -505,4 +505,5 @@ class Optimizer(Cell):
         return self.parameters.clone(prefix=prefix, init=init)
 
     def construct(self, *hyper_params: Any) -> Any:
-        raise NotImplementedError(f"{self._where()}: an optimizer must define construct(gradients)")
+        """One update from ``gradients``; every optimizer subclass defines it."""
+        raise TypeError(f"{self._where()}: an optimizer must define construct(gradients)")
