@@ -61,7 +61,7 @@ def batch_sharding_for(shape: Sequence[int], index: int = 0, dim: int = 0, who: 
                              f"batch has more (input {index} of shape {shape})")
         item = (1,) * dim + tuple(strategy[index])  # a sink block's leading step axis is not split
         spec = tensor_spec("dataset_strategy", None, "dataset_strategy", (item,), [shape], 0)
-        return NamedSharding(_mesh.get_mesh(), spec)
+        return _mesh.named_sharding(spec)
     if len(shape) <= dim:
         return _mesh.replicated()
     devices = _mesh.get_device_num()
@@ -115,7 +115,7 @@ def constrain_batch(batch: Sequence[Any], dim: int = 0) -> tuple[Any, ...]:
 def state_sharding(var: Variable) -> NamedSharding:
     """A state Variable's sharding: its ``parameter_plan`` sharding, else replicated."""
     sharding = getattr(var, "sharding", None) if hasattr(var, "__dict__") else None
-    if isinstance(sharding, NamedSharding) and sharding.mesh == _mesh.get_mesh():
+    if isinstance(sharding, NamedSharding) and _mesh.is_device_mesh(sharding.mesh):
         return sharding
     return _mesh.replicated()
 

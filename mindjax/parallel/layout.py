@@ -126,11 +126,15 @@ class Layout:
         return tuple(int(np.prod([self.axis_size(n) for n in group])) for group in self._names)
 
     def to_spec(self) -> PartitionSpec:
-        """The ``PartitionSpec`` on the global mesh (:func:`mindjax.parallel.mesh.get_mesh`).
+        """The ``PartitionSpec`` of this tensor over the devices' mesh axes.
+
+        The axes are the global mesh's (:func:`mindjax.parallel.mesh.get_mesh`)
+        when the device matrix is a grouping of them, else a reordered mesh's
+        over the same devices; :func:`mindjax.parallel.mesh.named_sharding`
+        gives the spec its mesh.
 
         Raises:
-            ValueError: the device matrix does not use every device, or cannot
-                be laid on the mesh.
+            ValueError: the device matrix does not use every device.
         """
         self._need_tensor_map("to_spec")
         total = _mesh.get_device_num()

@@ -73,11 +73,12 @@ def zero_sharding(shape: Sequence[int], base: NamedSharding | None = None) -> Na
     Returns:
         the sharding (replicated when no dimension divides).
     """
-    mesh = _mesh.get_mesh()
+    # A plan whose device matrix needed a reordered mesh (6 devices, (3, 2)) keeps that mesh.
+    mesh = base.mesh if base is not None and _mesh.is_device_mesh(base.mesh) else _mesh.get_mesh()
     entries = list(base.spec) if base is not None else []
     entries += [None] * (len(shape) - len(entries))
     used = {a for e in entries if e is not None for a in (e if isinstance(e, tuple) else (e,))}
-    free = tuple(a for a in _mesh.data_parallel_axes() if a not in used)
+    free = tuple(a for a in mesh.axis_names if mesh.shape[a] > 1 and a not in used)
     size = 1
     for a in free:
         size *= mesh.shape[a]

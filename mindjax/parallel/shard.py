@@ -68,7 +68,7 @@ def place(value: Any, sharding: NamedSharding) -> jax.Array:
 
 
 def _constrain(x: Any, spec: PartitionSpec) -> jax.Array:
-    return jax.lax.with_sharding_constraint(jnp.asarray(x), NamedSharding(_mesh.get_mesh(), spec))
+    return jax.lax.with_sharding_constraint(jnp.asarray(x), _mesh.named_sharding(spec))
 
 
 def _apply_primitive_strategy(prim: Any, call: Callable[..., Any], args: tuple[Any, ...],
@@ -188,7 +188,7 @@ def _apply_parameter_plan(cell: Cell, plan: dict[str, Any]) -> None:
             continue
         spec = tensor_spec(f"Parameter '{param.name}'", cell._cell_path or cell.cls_name, "parameter_plan",
                            (strategy,), [tuple(param._value.shape)], 0)
-        sharding = NamedSharding(_mesh.get_mesh(), spec)
+        sharding = _mesh.named_sharding(spec)
         param.sharding = sharding
         if strategies_active():
             param.set_data(place(param._value, sharding))

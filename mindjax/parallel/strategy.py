@@ -6,7 +6,10 @@ loop dimension of the operator (MatMul ``(i, k) x (k, j)`` has ``[i, k, j]``),
 laid row-major over the ranks, with any leftover devices repeating the data
 on the right. Each input dimension is split over the device-matrix dimension
 it indexes; :func:`mindjax.parallel.mesh.device_matrix_axes` turns those into
-axes of the global mesh, giving one ``PartitionSpec`` per input. A
+mesh axes, giving one ``PartitionSpec`` per input. The axes are the global
+mesh's, or a reordered mesh's over the same devices when the device matrix
+fits no grouping of the global one (``(3, 2)`` on 6 devices);
+:func:`mindjax.parallel.mesh.named_sharding` gives a spec its mesh. A
 :class:`~mindjax.parallel.layout.Layout` names its axes directly.
 
 Every check happens here, on shapes, before anything compiles.
@@ -190,7 +193,8 @@ def input_specs(op: str, path: str | None, strategy: Sequence[Any], shapes: Sequ
         kind: the operator's class name, choosing the rule (default ``op``).
 
     Returns:
-        a ``PartitionSpec`` on the global mesh per tensor.
+        a ``PartitionSpec`` per tensor (turn it into a sharding with
+        :func:`mindjax.parallel.mesh.named_sharding`).
 
     Raises:
         StrategyError (a ValueError): wrong rank, a split that does not divide
