@@ -41,6 +41,14 @@ __all__: list[str] = []
 _TABLE_LIMIT = 1 << 22
 
 
+def _permutation_table(n: int, seed: int, cache: dict[str, Any]) -> np.ndarray:
+    table = cache.get("table")
+    if table is None:
+        table = np.random.default_rng(seed).permutation(n).astype(np.int32)
+        cache["table"] = table
+    return table
+
+
 def permutation_position(position: int, n: int, seed: int, cache: dict[str, Any]) -> int:
     """Where ``position`` goes in the seeded permutation of ``range(n)``.
 
@@ -49,12 +57,15 @@ def permutation_position(position: int, n: int, seed: int, cache: dict[str, Any]
     ranges. Larger ranges use ``index_shuffle``, which is fast there.
     """
     if n <= _TABLE_LIMIT:
-        table = cache.get("table")
-        if table is None:
-            table = np.random.default_rng(seed).permutation(n).astype(np.int32)
-            cache["table"] = table
-        return int(table[position])
+        return int(_permutation_table(n, seed, cache)[position])
     return int(grain.experimental.index_shuffle(position, max_index=n - 1, seed=seed, rounds=4))
+
+
+def permutation_positions(positions: np.ndarray, n: int, seed: int, cache: dict[str, Any]) -> np.ndarray:
+    """:func:`permutation_position` of every element of ``positions`` (int64)."""
+    if n <= _TABLE_LIMIT:
+        return _permutation_table(n, seed, cache)[positions].astype(np.int64)
+    return np.asarray([permutation_position(int(p), n, seed, cache) for p in positions], dtype=np.int64)
 
 
 def derive_seed(*parts: int) -> int:

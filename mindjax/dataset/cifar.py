@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from mindjax.dataset._batched import gather_rows
 from mindjax.dataset.sources import MappableSourceDataset
 
 __all__ = ["Cifar10Dataset"]
@@ -35,13 +36,21 @@ class _CifarReader:
     def __len__(self) -> int:
         return int(self.offsets[-1])
 
-    def __getitem__(self, idx: int) -> tuple[np.ndarray, np.ndarray]:
+    def _load(self) -> list[np.ndarray]:
         if self._maps is None:
             self._maps = [np.memmap(f, dtype=np.uint8, mode="r").reshape(-1, _RECORD) for f in self.files]
+        return self._maps
+
+    def __getitem__(self, idx: int) -> tuple[np.ndarray, np.ndarray]:
         k = int(np.searchsorted(self.offsets, idx, side="right")) - 1
-        record = self._maps[k][idx - int(self.offsets[k])]
+        record = self._load()[k][idx - int(self.offsets[k])]
         image = np.ascontiguousarray(record[1:].reshape(3, 32, 32).transpose(1, 2, 0))
         return image, np.array(record[0], dtype=np.uint32)
+
+    def _gather_rows(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        records = gather_rows(self.offsets, self._load(), positions)
+        images = np.ascontiguousarray(records[:, 1:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
+        return images, records[:, 0].astype(np.uint32)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()

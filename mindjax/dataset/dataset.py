@@ -99,6 +99,18 @@ class Dataset:
         """This node as a grain dataset (``MapDataset`` when :meth:`_mappable`)."""
         raise NotImplementedError
 
+    def _runs_python(self) -> bool:
+        """Whether this node runs user Python per row, which worker processes can take off the GIL.
+
+        As in MindSpore, ``python_multiprocessing`` concerns Python code only;
+        the built-in transforms run in threads.
+        """
+        return True
+
+    def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> Callable[[np.ndarray], Row] | None:
+        """Reads many rows of this node's epoch at once (see ``_batched``), or ``None`` (row by row only)."""
+        return None
+
     def _build_child(self, i: int, ctx: BuildContext, path: tuple[int, ...], as_iter: bool = False) -> Any:
         built = self.children[i]._build(ctx, path + (i,))
         return as_iter_dataset(built) if as_iter else built
@@ -280,7 +292,8 @@ class Dataset:
                  for n in self._walk()]
         workers = config.cap_workers(max(asked))
         processes = workers > 1 and any(
-            n.python_multiprocessing and (n.num_parallel_workers or 1) > 1 for n in self._walk())
+            n.python_multiprocessing and (n.num_parallel_workers or 1) > 1 and n._runs_python()
+            for n in self._walk())
         return workers, processes
 
     def _grain_stream(self, num_epochs: int, mark_epochs: bool, seed: int | None = None,

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from mindjax.dataset._batched import gather_rows
 from mindjax.dataset.sources import MappableSourceDataset
 
 __all__ = ["MnistDataset", "read_idx_header"]
@@ -102,13 +103,21 @@ class _MnistReader:
     def __len__(self) -> int:
         return int(self.offsets[-1])
 
-    def __getitem__(self, idx: int) -> tuple[np.ndarray, np.ndarray]:
+    def _load(self) -> list[tuple[np.ndarray, np.ndarray]]:
         if self._arrays is None:
             self._arrays = [p.load() for p in self.pairs]
+        return self._arrays
+
+    def __getitem__(self, idx: int) -> tuple[np.ndarray, np.ndarray]:
         k = int(np.searchsorted(self.offsets, idx, side="right")) - 1
-        images, labels = self._arrays[k]
+        images, labels = self._load()[k]
         i = idx - int(self.offsets[k])
         return np.array(images[i]), np.array(labels[i], dtype=np.uint32)
+
+    def _gather_rows(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        images = gather_rows(self.offsets, [a[0] for a in self._load()], positions)
+        labels = gather_rows(self.offsets, [a[1] for a in self._load()], positions)
+        return images, labels.astype(np.uint32)
 
     def __getstate__(self) -> dict[str, Any]:
         # Worker processes map or decompress the files themselves.

@@ -13,6 +13,7 @@ import grain
 import numpy as np
 
 from mindjax.dataset import config
+from mindjax.dataset._batched import BatchedMapDataset, BatchReader, MapRows, SelectRows
 from mindjax.dataset._grain import (INFINITE, ConcatIterDataset, EpochChainIterDataset, EpochsMapDataset,
                                     IndexedMapDataset, SkipIterDataset, WindowShuffleMapDataset,
                                     derive_seed)
@@ -104,6 +105,7 @@ class MapNode(Dataset):
         self._inputs, self._outputs, self._names, self._layout = inputs, outputs, names, layout
         self._in_idx = [columns.index(c) for c in inputs]
         self._random = any(_is_random(op) for op in ops)
+        self._batchable = not self._random and all(isinstance(op, Transform) and op._batchable() for op in ops)
 
     def _columns(self) -> list[str]:
         return self._names
@@ -115,6 +117,17 @@ class MapNode(Dataset):
         seed = ctx.seed_at(path) if self._random else None
         fn = _ApplyMap(self.operations, self._in_idx, self._inputs, self._outputs, self._layout, seed)
         return self._build_child(0, ctx, path).map_with_index(fn)
+
+    def _runs_python(self) -> bool:
+        return not self._batchable
+
+    def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> BatchReader | None:
+        if not self._batchable:
+            return None
+        inner = self.children[0]._batch_reader(ctx, path + (0,))
+        if inner is None:
+            return None
+        return MapRows(inner, self.operations, self._in_idx, len(self._outputs), self._layout)
 
 
 class _MakeBatch:
@@ -203,7 +216,12 @@ class BatchNode(Dataset):
         maker = _MakeBatch(self._child_names, self.per_batch_map, self._in_idx, self._inputs, self._outputs,
                            self._layout, ctx.epoch[0])
         child = self._build_child(0, ctx, path)
-        return child.batch(self.batch_size, drop_remainder=self.drop_remainder, batch_fn=list).map_with_index(maker)
+        rows = child.batch(self.batch_size, drop_remainder=self.drop_remainder, batch_fn=list).map_with_index(maker)
+        if self.per_batch_map is None and isinstance(child, grain.MapDataset):
+            reader = self.children[0]._batch_reader(ctx, path + (0,))
+            if reader is not None:
+                return BatchedMapDataset(reader, rows, len(child), self.batch_size, self.drop_remainder)
+        return rows
 
 
 class ShuffleNode(Dataset):
@@ -363,6 +381,10 @@ class ProjectNode(Dataset):
     def _build(self, ctx: BuildContext, path: tuple[int, ...]) -> Any:
         return self._build_child(0, ctx, path).map(_SelectColumns(self._idx))
 
+    def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> BatchReader | None:
+        inner = self.children[0]._batch_reader(ctx, path + (0,))
+        return None if inner is None else SelectRows(inner, self._idx)
+
 
 class RenameNode(Dataset):
     """``dataset.rename(input_columns, output_columns)``."""
@@ -392,6 +414,9 @@ class RenameNode(Dataset):
 
     def _build(self, ctx: BuildContext, path: tuple[int, ...]) -> Any:
         return self._build_child(0, ctx, path)
+
+    def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> BatchReader | None:
+        return self.children[0]._batch_reader(ctx, path + (0,))
 
 
 class ConcatNode(Dataset):

@@ -14,7 +14,8 @@ from typing import Any, Callable, Iterator, Sequence
 import grain
 import numpy as np
 
-from mindjax.dataset._grain import IterableSourceIterDataset, permutation_position
+from mindjax.dataset._batched import GatherRows
+from mindjax.dataset._grain import IterableSourceIterDataset, permutation_position, permutation_positions
 from mindjax.dataset.dataset import Dataset, ceil_div
 from mindjax.dataset.rows import BuildContext, Row, as_column_list, check_positive_int, to_row
 
@@ -92,6 +93,13 @@ class SampledMapDataset(grain.MapDataset):
             position = permutation_position(position, self._n, self._seed, self._cache)
         return self._read(position)
 
+    def positions(self, indices: np.ndarray) -> np.ndarray:
+        """The source positions of rows ``indices`` (int64), as ``__getitem__`` reads them."""
+        position = (self._shard_id + (np.asarray(indices, dtype=np.int64) % max(self._len, 1)) * self._shards) % self._n
+        if self._seed is not None and self._n > 1:
+            position = permutation_positions(position, self._n, self._seed, self._cache)
+        return position
+
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_cache"] = {}
@@ -147,6 +155,13 @@ class MappableSourceDataset(Dataset):
         seed = ctx.seed_at(path) if self.shuffle_flag else None
         read = _ReadSample(self._reader, self._name, self._column_names, self._converts)
         return SampledMapDataset(read, len(self._reader), seed, self.num_shards, self.shard_id, self.num_samples)
+
+    def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> GatherRows | None:
+        # Readers holding their data as arrays define ``_gather_rows(positions)``.
+        gather = getattr(self._reader, "_gather_rows", None)
+        if gather is None or not self._mappable():
+            return None
+        return GatherRows(MappableSourceDataset._build(self, ctx, path), gather)
 
 
 class _CallIterable:
@@ -274,12 +289,17 @@ class _Slices:
 
     def __init__(self, columns: Sequence[Any]) -> None:
         self.columns = columns
+        if any(c.dtype == object for c in columns):
+            self._gather_rows = None  # ragged or object columns are read row by row
 
     def __len__(self) -> int:
         return len(self.columns[0])
 
     def __getitem__(self, i: int) -> tuple[Any, ...]:
         return tuple(c[i] for c in self.columns)
+
+    def _gather_rows(self, positions: np.ndarray) -> tuple[np.ndarray, ...]:
+        return tuple(c[positions] for c in self.columns)
 
 
 class NumpySlicesDataset(GeneratorDataset):
@@ -326,3 +346,6 @@ class NumpySlicesDataset(GeneratorDataset):
         super().__init__(_Slices(columns), names, num_samples=num_samples,
                          num_parallel_workers=num_parallel_workers, shuffle=shuffle, sampler=sampler,
                          num_shards=num_shards, shard_id=shard_id)
+
+    def _runs_python(self) -> bool:
+        return False

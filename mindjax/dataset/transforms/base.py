@@ -39,6 +39,18 @@ class Transform:
     def _apply(self, *args: Any, rng: np.random.Generator | None) -> Any:
         raise NotImplementedError
 
+    def _batchable(self) -> bool:
+        """Whether :meth:`_apply_batch` exists: deterministic, and the same on a stack of samples."""
+        return False
+
+    def _apply_batch(self, *columns: np.ndarray) -> Any:
+        """The transform on samples stacked on a leading axis.
+
+        It must equal stacking the per-sample results exactly; a batch that
+        needs anything else should raise, and is then made sample by sample.
+        """
+        raise NotImplementedError(f"{type(self).__name__} runs one sample at a time")
+
     def __call__(self, *args: Any) -> Any:
         return self._apply(*args, rng=_default_rng() if self._is_random() else None)
 

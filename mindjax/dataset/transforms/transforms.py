@@ -35,6 +35,12 @@ class TypeCast(Transform):
     def _apply(self, x: Any, rng: Any = None) -> np.ndarray:
         return np.asarray(x).astype(self._dtype)
 
+    def _batchable(self) -> bool:
+        return True
+
+    def _apply_batch(self, x: np.ndarray) -> np.ndarray:
+        return self._apply(x)
+
 
 class OneHot(Transform):
     """One-hot encode integer labels: shape ``(*)`` becomes ``(*, num_classes)``.
@@ -64,6 +70,12 @@ class OneHot(Transform):
             rate = self.smoothing_rate
             return (hot * (1.0 - rate) + rate / self.num_classes).astype(np.float32)
         return hot.astype(label.dtype)
+
+    def _batchable(self) -> bool:
+        return True
+
+    def _apply_batch(self, labels: np.ndarray) -> np.ndarray:
+        return self._apply(labels)
 
 
 class Duplicate(Transform):
@@ -97,3 +109,12 @@ class Compose(Transform):
             out = call_transform(t, args, rng)
             args = out if isinstance(out, tuple) else (out,)
         return args if len(args) > 1 else args[0]
+
+    def _batchable(self) -> bool:
+        return all(isinstance(t, Transform) and t._batchable() for t in self.transforms)
+
+    def _apply_batch(self, *columns: np.ndarray) -> Any:
+        for t in self.transforms:
+            out = t._apply_batch(*columns)
+            columns = out if isinstance(out, tuple) else (out,)
+        return columns if len(columns) > 1 else columns[0]

@@ -252,6 +252,20 @@ class Normalize(Transform):
         shape = (-1,) if self.is_hwc or img.ndim == 2 else (-1, 1, 1)
         return (img - self._mean.reshape(shape)) * self._inv_std.reshape(shape)
 
+    def _batchable(self) -> bool:
+        return True
+
+    def _apply_batch(self, images: np.ndarray) -> np.ndarray:
+        images = np.asarray(images)
+        if images.ndim not in (3, 4):
+            raise ValueError(f"For 'Normalize', expected a stack of images, got {images.shape}")
+        channels = 1 if images.ndim == 3 else images.shape[-1 if self.is_hwc else 1]
+        if self._mean.size not in (1, channels):
+            raise ValueError(f"For 'Normalize', mean has {self._mean.size} values but the images have "
+                             f"{channels} channels")
+        shape = (-1,) if self.is_hwc or images.ndim == 3 else (-1, 1, 1)
+        return (images.astype(np.float32) - self._mean.reshape(shape)) * self._inv_std.reshape(shape)
+
 
 class Rescale(Transform):
     """``image * rescale + shift``, as float32."""
@@ -262,6 +276,12 @@ class Rescale(Transform):
     def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
         return np.asarray(img).astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
 
+    def _batchable(self) -> bool:
+        return True
+
+    def _apply_batch(self, images: np.ndarray) -> np.ndarray:
+        return self._apply(images)
+
 
 class HWC2CHW(Transform):
     """(H, W, C) to (C, H, W); an (H, W) image becomes (1, H, W)."""
@@ -271,6 +291,17 @@ class HWC2CHW(Transform):
         if img.ndim == 2:
             return img[None]
         return np.ascontiguousarray(img.transpose(2, 0, 1))
+
+    def _batchable(self) -> bool:
+        return True
+
+    def _apply_batch(self, images: np.ndarray) -> np.ndarray:
+        images = np.asarray(images)
+        if images.ndim == 3:
+            return images[:, None]
+        if images.ndim != 4:
+            raise ValueError(f"For 'HWC2CHW', expected a stack of images, got {images.shape}")
+        return np.ascontiguousarray(images.transpose(0, 3, 1, 2))
 
 
 class ToTensor(Transform):
@@ -285,3 +316,15 @@ class ToTensor(Transform):
         if arr.ndim == 2:
             arr = arr[..., None]
         return (arr.transpose(2, 0, 1).astype(np.float32) / scale).astype(self.output_type)
+
+    def _batchable(self) -> bool:
+        return True
+
+    def _apply_batch(self, images: np.ndarray) -> np.ndarray:
+        arr = np.asarray(images)
+        if arr.ndim not in (3, 4):
+            raise ValueError(f"For 'ToTensor', expected a stack of images, got {arr.shape}")
+        scale = 255.0 if arr.dtype == np.uint8 else 1.0
+        if arr.ndim == 3:
+            arr = arr[..., None]
+        return (arr.transpose(0, 3, 1, 2).astype(np.float32) / scale).astype(self.output_type)
