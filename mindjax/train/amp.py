@@ -1,10 +1,16 @@
-"""Mixed precision: ``auto_mixed_precision``, ``build_train_network``, loss scalers, ``all_finite``.
+"""Mixed precision: ``auto_mixed_precision``, ``custom_mixed_precision``, ``build_train_network``,
+loss scalers, ``all_finite``.
 
-Levels follow MindSpore:
+Levels follow MindSpore 2.10:
 
 - ``O0``: float32 everywhere.
-- ``O1``: the white-listed Cells (``Dense``, ``Conv*``, RNN cells) run in the
-  low-precision type; their outputs return to float32.
+- ``O1``: the white list (:func:`get_white_list`) runs in the low-precision type.
+  White-listed Primitives (``ops.MatMul``, ``ops.ReLU`` ...) called in the
+  ``construct`` of any Cell of the network get their floating Tensor inputs
+  cast down and their floating outputs cast to float32, as MindSpore's rewrite
+  of the network inserts those casts. White-listed Cells (``Dense``, ``Conv*``,
+  RNN cells) run wholly in the low-precision type with float32 outputs. Cells
+  whose precision the user set with ``to_float`` are left alone.
 - ``O2``: the whole network runs in the low-precision type except the
   black-listed Cells (``BatchNorm*``, ``LayerNorm``), which stay float32; the
   network's output is cast to float32; ``build_train_network`` adds dynamic
@@ -15,11 +21,19 @@ The stored Parameters stay float32 (master weights): :meth:`Cell.to_float`
 casts them for the duration of each call, so gradients and optimizer updates
 are float32.
 
+How O1 reaches the Primitives: every Cell of the converted tree carries a
+policy and runs its ``construct`` under it; a Primitive called meanwhile asks
+the policy whether it is covered (``mindjax.ops.primitives._AMP_POLICY``).
+Networks that were not converted pay one list lookup per Primitive call.
+
 Example:
     >>> net = auto_mixed_precision(net, "O2", ms.bfloat16)   # doctest: +SKIP
 """
 from __future__ import annotations
 
+import types
+import warnings
+import weakref
 from abc import ABCMeta, abstractmethod
 
 from typing import Any
@@ -28,34 +42,67 @@ import jax
 import jax.numpy as jnp
 
 from mindjax import cells as _cells
+from mindjax import ops as _ops
 from mindjax.cells.cell import Cell
+from mindjax.cells.state import bump_structure_version
 from mindjax.cells.wrap.cell_wrapper import TrainOneStepCell, WithLossCell, _to_float32
 from mindjax.cells.wrap.loss_scale import TrainOneStepWithLossScaleCell, _all_finite
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.ops import primitives as _primitives
 from mindjax.train.loss_scale import DynamicLossScaleManager, LossScaleManager
 
-__all__ = ["auto_mixed_precision", "build_train_network", "all_finite", "get_white_list", "get_black_list",
-           "LossScaler", "StaticLossScaler", "DynamicLossScaler"]
+__all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network", "all_finite",
+           "get_white_list", "get_black_list", "LossScaler", "StaticLossScaler", "DynamicLossScaler"]
 
-_WHITE_LIST_NAMES = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
+_WHITE_CELL_NAMES = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
                      "Dense", "LSTMCell", "RNNCell", "GRUCell")
+# MindSpore's O1 primitives, in its order; those mindjax.ops lacks are still matched by name below.
+_WHITE_PRIMITIVE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Conv2DBackpropInput",
+                          "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger")
 _BLACK_LIST_NAMES = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
+# The white-listable Primitives each MindSpore library Cell calls in its construct. MindJAX's
+# layers compute with jax.numpy, so such a layer runs wholly in low precision when one of its
+# Primitives is white-listed (MindSpore would cast that Primitive only: the bias add of a
+# Conv2d whose Conv2D alone is listed stays float32 there).
+_CELL_PRIMITIVES = {
+    "Dense": ("MatMul",), "Conv1d": ("Conv2D",), "Conv2d": ("Conv2D",), "Conv3d": ("Conv3D",),
+    "Conv1dTranspose": ("Conv2DBackpropInput",), "Conv2dTranspose": ("Conv2DTranspose",),
+    "Conv3dTranspose": ("Conv3DTranspose",), "RNNCell": ("MatMul", "ReLU"), "LSTMCell": ("MatMul",),
+    "GRUCell": ("MatMul",), "ReLU": ("ReLU",), "PReLU": ("PReLU",), "Embedding": ("MatMul",),
+}
+# Library Cells that compute (as opposed to containers and wrappers, which hold the user's Cells).
+_LIBRARY_COMPUTE_MODULES = ("mindjax.cells.layers.", "mindjax.cells.loss")
 _LEVELS = ("O0", "O1", "O2", "O3", "auto")
 _LOW_PRECISION = (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16))
 
 
-def _classes(names: tuple[str, ...]) -> tuple[type, ...]:
+def _classes(names: tuple[str, ...], module: Any = _cells) -> tuple[type, ...]:
     # Resolved at call time: the layer modules may be filled in after this one is imported.
-    return tuple(c for c in (getattr(_cells, n, None) for n in names) if isinstance(c, type))
+    return tuple(c for c in (getattr(module, n, None) for n in names) if isinstance(c, type))
 
 
 def get_white_list() -> list[type]:
-    """The Cell classes ``O1`` runs in low precision."""
-    return list(_classes(_WHITE_LIST_NAMES))
+    """The Cell and Primitive classes ``O1`` runs in low precision (a new list each call).
+
+    As MindSpore's: ``nn.Conv1d``, ``nn.Conv2d``, ``nn.Conv3d``, ``nn.Conv1dTranspose``,
+    ``nn.Conv2dTranspose``, ``nn.Conv3dTranspose``, ``nn.Dense``, ``nn.LSTMCell``,
+    ``nn.RNNCell``, ``nn.GRUCell``, then ``ops.Conv2D``, ``ops.Conv3D``,
+    ``ops.Conv2DTranspose``, ``ops.Conv3DTranspose``, ``ops.Conv2DBackpropInput``,
+    ``ops.MatMul``, ``ops.BatchMatMul``, ``ops.PReLU``, ``ops.ReLU``, ``ops.Ger``; classes
+    that MindJAX does not define are left out.
+
+    Returns:
+        the list of classes.
+    """
+    return list(_classes(_WHITE_CELL_NAMES)) + list(_classes(_WHITE_PRIMITIVE_NAMES, _ops))
 
 
 def get_black_list() -> list[type]:
-    """The Cell classes ``O2`` keeps in float32."""
+    """The Cell classes ``O2`` keeps in float32 (a new list each call).
+
+    Returns:
+        ``[nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d, nn.LayerNorm]``.
+    """
     return list(_classes(_BLACK_LIST_NAMES))
 
 
@@ -81,8 +128,8 @@ class _OutputTo32(Cell):
         return _to_float32(self._backbone(*args, **kwargs))
 
 
-def _keep_black_list_fp32(network: Cell, dtype: Any) -> None:
-    black = _classes(_BLACK_LIST_NAMES)
+def _keep_black_list_fp32(network: Cell, dtype: Any, black: tuple[type, ...] | None = None) -> None:
+    black = _classes(_BLACK_LIST_NAMES) if black is None else black
     for _, cell in network.cells_and_names():
         if cell is not network and isinstance(cell, black):
             cell.to_float(jnp.float32)
@@ -96,6 +143,146 @@ def _check_dtype(owner: str, dtype: Any) -> Any:
     return jdt
 
 
+def _check_low_dtype(owner: str, dtype: Any) -> Any:
+    jdt = jnp.dtype(to_jax_dtype(dtype))
+    if jdt not in _LOW_PRECISION:
+        raise ValueError(f"For '{owner}', 'dtype' must be float16 or bfloat16, got {jdt}")
+    return jdt
+
+
+# -- O1: Primitives under the policy of the Cell that calls them --------------------------
+
+def _declared_class(cls: type) -> type:
+    """The class a user wrote, under the same-named subclasses MindJAX swaps in at run time
+    (this module's policy scope, the auto-parallel sharded Primitives)."""
+    while cls.__bases__:
+        base = cls.__bases__[-1]
+        if base.__name__ != cls.__name__ or base.__module__ != cls.__module__:
+            break
+        cls = base
+    return cls
+
+
+class _Policy:
+    """Which Primitives run in ``dtype`` under one Cell: those in ``white``, or all but Cast when
+    ``white`` is None (inside a white-listed Cell, as MindSpore's forced cast)."""
+
+    __slots__ = ("dtype", "white", "_memo")
+
+    def __init__(self, dtype: Any, white: frozenset[type] | None) -> None:
+        self.dtype = dtype
+        self.white = white
+        self._memo: dict[type, bool] = {}
+
+    def covers(self, prim: Any) -> bool:
+        """Whether ``prim`` runs in ``dtype``."""
+        cls = type(prim)
+        hit = self._memo.get(cls)
+        if hit is None:
+            declared = _declared_class(cls)
+            hit = not issubclass(declared, _ops.Cast) if self.white is None else declared in self.white
+            self._memo[cls] = hit
+        return hit
+
+
+class _PolicyScope:
+    """Mixed into the Cells of a converted tree: ``construct`` runs under the Cell's policy."""
+
+    def _run_construct(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        current = _primitives._AMP_POLICY
+        saved = current[0]
+        current[0] = self.__dict__["_amp_policy"]
+        try:
+            return super()._run_construct(args, kwargs)  # type: ignore[misc]
+        finally:
+            current[0] = saved
+
+
+_SCOPED_CLASSES: "weakref.WeakKeyDictionary[type, type]" = weakref.WeakKeyDictionary()
+
+
+def _scoped_class(cls: type) -> type:
+    found = _SCOPED_CLASSES.get(cls)
+    if found is None:
+        def body(ns: dict[str, Any]) -> None:
+            ns["__module__"] = cls.__module__
+            ns["__qualname__"] = cls.__qualname__
+            ns["__doc__"] = cls.__doc__
+        # Same name and module: error messages, reprs and _declared_class see the user's class.
+        found = _SCOPED_CLASSES[cls] = types.new_class(cls.__name__, (_PolicyScope, cls), exec_body=body)
+    return found
+
+
+def _set_policy(cell: Cell, policy: _Policy | None) -> None:
+    if not isinstance(cell, _PolicyScope):
+        object.__setattr__(cell, "__class__", _scoped_class(type(cell)))
+    cell.__dict__["_amp_policy"] = policy
+
+
+def _undo_amp_casts(network: Cell) -> None:
+    """Drop what an earlier O1 conversion added, so that converting again starts clean."""
+    for _, cell in network.cells_and_names():
+        d = cell.__dict__
+        handle = d.pop("_amp_output_hook", None)
+        if handle is not None:
+            handle.remove()
+        if d.pop("_amp_to_float", False):
+            d["_mixed_dtype"] = None
+
+
+def _is_library_compute(cls: type) -> bool:
+    return cls.__module__.startswith(_LIBRARY_COMPUTE_MODULES)
+
+
+def _calls_white_primitive(cell: Cell, cls: type, names: frozenset[str]) -> bool:
+    if cls.__name__ == "Embedding" and not getattr(cell, "use_one_hot", False):
+        return False  # a gather, no MatMul
+    return any(name in names for name in _CELL_PRIMITIVES.get(cls.__name__, ()))
+
+
+def _run_wholly_low(cell: Cell, dtype: Any) -> None:
+    cell.to_float(dtype)
+    for _, sub in cell.cells_and_names():
+        sub.__dict__["_amp_to_float"] = True
+        _set_policy(sub, None)  # to_float already runs everything inside in dtype
+    cell.__dict__["_amp_output_hook"] = cell.register_forward_hook(_cast_output(jnp.dtype(jnp.float32)))
+
+
+def _convert_o1(cell: Cell, dtype: Any, white_cells: frozenset[type], white_prims: frozenset[type],
+                prim_names: frozenset[str], force: bool, root: bool) -> None:
+    """Mirror of MindSpore's rewrite walk (``_insert_cast_for_operators``) over the Cell tree."""
+    d = cell.__dict__
+    if not root and d["_mixed_dtype"] is not None and not d.get("_amp_to_float", False):
+        for _, sub in cell.cells_and_names():  # precision set by the user: not rewritten
+            _set_policy(sub, None)
+        return
+    cls = _declared_class(type(cell))
+    force = force or cls in white_cells
+    if _is_library_compute(cls) and (force or _calls_white_primitive(cell, cls, prim_names)):
+        _run_wholly_low(cell, dtype)
+        return
+    _set_policy(cell, _Policy(dtype, None if force else white_prims))
+    for child in cell.name_cells().values():
+        _convert_o1(child, dtype, white_cells, white_prims, prim_names, force, False)
+
+
+def _mixed_precision_by_lists(network: Cell, dtype: Any, white: list[type], prim_names: frozenset[str]) -> None:
+    _undo_amp_casts(network)
+    white_cells = frozenset(c for c in white if issubclass(c, Cell))
+    white_prims = frozenset(c for c in white if issubclass(c, _ops.Primitive))
+    _convert_o1(network, dtype, white_cells, white_prims, prim_names, False, True)
+    for _, cell in network.cells_and_names():
+        cell.__dict__["_compiled_cache"] = None  # compiled before the conversion: trace again
+    bump_structure_version()
+
+
+def _warn_if_converted(network: Cell) -> None:
+    level = getattr(network, "_amp_level", None)
+    if level in ("O1", "O2", "O3", "auto"):
+        warnings.warn(f"The network's auto mixed-precision level was already {level}; converting it again "
+                      f"stacks the conversions", stacklevel=3)
+
+
 def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype: Any = jnp.float16) -> Cell:
     """Convert ``network`` to mixed precision at ``amp_level`` (see the module docstring).
 
@@ -105,22 +292,23 @@ def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype: Any = jnp.
         dtype: the low-precision type: float16 or bfloat16.
 
     Returns:
-        the network, wrapped to return float32 at ``O2``/``O3``.
+        the network (at ``O2``/``O3`` wrapped to return float32).
+
+    Raises:
+        TypeError: ``network`` is not a Cell.
+        ValueError: an unknown level, or ``dtype`` not float16/bfloat16.
     """
     if not isinstance(network, Cell):
         raise TypeError(f"For 'auto_mixed_precision', 'network' must be a Cell, got {type(network).__name__}")
     if amp_level not in _LEVELS:
         raise ValueError(f"For 'auto_mixed_precision', 'amp_level' must be one of {list(_LEVELS)}, "
                          f"got {amp_level!r}")
-    jdt = _check_dtype("auto_mixed_precision", dtype)
+    jdt = _check_low_dtype("auto_mixed_precision", dtype)
     if amp_level == "O0":
         return network
+    _warn_if_converted(network)
     if amp_level in ("O1", "auto"):
-        white = _classes(_WHITE_LIST_NAMES)
-        for _, cell in network.cells_and_names():
-            if isinstance(cell, white):
-                cell.to_float(jdt)
-                cell.register_forward_hook(_cast_output(jnp.dtype(jnp.float32)))
+        _mixed_precision_by_lists(network, jdt, get_white_list(), frozenset(_WHITE_PRIMITIVE_NAMES))
         out = network
     elif amp_level == "O2":
         network.to_float(jdt)
@@ -131,6 +319,64 @@ def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype: Any = jnp.
         out = _OutputTo32(network)
     out.__dict__["_amp_level"] = amp_level
     return out
+
+
+def _check_list(owner: str, items: Any, arg: str, kinds: tuple[type, ...]) -> list[type]:
+    if not isinstance(items, list):
+        raise TypeError(f"For '{owner}', '{arg}' must be a list, got {type(items).__name__}")
+    for item in items:
+        if not isinstance(item, type):
+            raise TypeError(f"For '{owner}', the elements of '{arg}' must be classes, got {item!r}")
+        if not issubclass(item, kinds):
+            expected = " or ".join(k.__name__ for k in kinds)
+            raise TypeError(f"For '{owner}', the elements of '{arg}' must be subclasses of {expected}, "
+                            f"got {item.__name__}")
+    return items
+
+
+def custom_mixed_precision(network: Cell, *, white_list: list[type] | None = None,
+                           black_list: list[type] | None = None, dtype: Any = jnp.float16) -> Cell:
+    """Mixed precision from a user's white list or black list (MindSpore's ``custom_mixed_precision``).
+
+    With ``white_list``, the listed Primitive classes called in the network, and the
+    listed Cell classes (everything inside them), run in ``dtype`` as at ``O1``. With
+    ``black_list``, the network runs in ``dtype`` except the listed Cells, which run in
+    float32 and hand ``dtype`` on; the output is cast to float32.
+
+    Arguments:
+        network: the network (changed in place).
+        white_list: Cell and Primitive classes, e.g. ``amp.get_white_list() + [nn.Flatten]``.
+        black_list: Cell classes.
+        dtype: float16 or bfloat16.
+
+    Returns:
+        the network (wrapped to return float32 with ``black_list``).
+
+    Raises:
+        TypeError: ``network`` is not a Cell, or a list is not a list of such classes.
+        ValueError: neither or both lists given, or ``dtype`` not float16/bfloat16.
+    """
+    owner = "custom_mixed_precision"
+    if not isinstance(network, Cell):
+        raise TypeError(f"For '{owner}', 'network' must be a Cell, got {type(network).__name__}")
+    if white_list is None and black_list is None:
+        raise ValueError(f"For '{owner}', one of 'white_list' and 'black_list' must be provided")
+    if white_list is not None and black_list is not None:
+        raise ValueError(f"For '{owner}', 'white_list' and 'black_list' cannot both be provided")
+    jdt = _check_low_dtype(owner, dtype)
+    if white_list is not None:
+        white = _check_list(owner, white_list, "white_list", (Cell, _ops.Primitive))
+        names = frozenset(_declared_class(c).__name__ for c in white if issubclass(c, _ops.Primitive))
+        _mixed_precision_by_lists(network, jdt, white, names)
+        return network
+    black = _check_list(owner, black_list, "black_list", (Cell,))
+    for default in get_black_list():
+        if default not in black:
+            warnings.warn(f"For '{owner}', {default.__name__} is removed from the internal black list",
+                          stacklevel=2)
+    network.to_float(jdt)
+    _keep_black_list_fp32(network, jdt, tuple(black))
+    return _OutputTo32(network)
 
 
 _CONFIG = {
