@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import mindjax as ms
-from mindjax import amp, nn
+from mindjax import amp, nn, ops
 from mindjax.train import DynamicLossScaleManager, FixedLossScaleManager, Model
 from tests.train.train_nets import BNNet, MLP, classification_batches, weights
 
@@ -110,3 +110,160 @@ def test_amp_rejects_bad_levels_and_managers():
         DynamicLossScaleManager(scale_window=0)
     with pytest.raises(ValueError, match="For 'FixedLossScaleManager', 'loss_scale'"):
         FixedLossScaleManager(0.5)
+
+
+# -- O1 on Primitives -------------------------------------------------------------------------
+
+def _f16(a):
+    return np.asarray(a, np.float16).astype(np.float32)
+
+
+class _PrimNet(nn.Cell):
+    """MatMul and ReLU (white-listed) around an Add (not white-listed)."""
+
+    def __init__(self):
+        super().__init__()
+        self.matmul = ops.MatMul()
+        self.add = ops.Add()
+        self.relu = ops.ReLU()
+        self.weight = ms.Parameter(ms.Tensor(np.array([[1.0001, 0.5], [0.25, 1.0003]], np.float32)), name="weight")
+
+    def construct(self, x):
+        y = self.matmul(x, self.weight)
+        z = self.add(y, 0.0001)
+        return self.relu(z), y, z
+
+
+class _Outer(nn.Cell):
+    """A converted block, a block the user keeps in float32, and a Primitive made inline."""
+
+    def __init__(self):
+        super().__init__()
+        self.block = _PrimNet()
+        self.kept = _PrimNet().to_float(ms.float32)
+
+    def construct(self, x):
+        return self.block(x)[1], self.kept(x)[1], ops.MatMul()(x, x)
+
+
+class _Raises(nn.Cell):
+    def construct(self, x):
+        raise ValueError("from construct")
+
+
+_X = np.array([[1.0001, -2.0003], [3.00007, 4.1]], np.float32)
+_W = np.array([[1.0001, 0.5], [0.25, 1.0003]], np.float32)
+
+
+def test_o1_runs_white_listed_primitives_in_float16_with_float32_outputs(mode):
+    net = amp.auto_mixed_precision(_PrimNet(), "O1")
+    relu, y, z = net(ms.Tensor(_X))
+    want_y = _f16(_f16(_X) @ _f16(_W))
+    assert relu.dtype == y.dtype == z.dtype == jnp.float32
+    np.testing.assert_allclose(y, want_y, rtol=1e-3)
+    np.testing.assert_allclose(z, want_y + np.float32(0.0001), rtol=1e-6)  # Add stays float32
+    np.testing.assert_array_equal(relu, np.maximum(_f16(want_y + np.float32(0.0001)), 0))
+    assert net.weight.dtype == jnp.float32 and net._amp_level == "O1"
+
+
+def test_o1_reaches_sub_cells_and_inline_primitives_but_not_cells_the_user_set_to_float(mode):
+    net = amp.auto_mixed_precision(_Outer(), "O1")
+    block, kept, inline = net(ms.Tensor(_X))
+    np.testing.assert_allclose(block, _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)
+    np.testing.assert_allclose(kept, _X @ _W, rtol=1e-6)
+    np.testing.assert_allclose(inline, _f16(_f16(_X) @ _f16(_X)), rtol=1e-3)
+    assert np.abs(np.asarray(kept) - np.asarray(block)).max() > 2e-4
+
+
+def test_o1_leaves_primitives_outside_the_network_and_functional_matmul_in_float32():
+    amp.auto_mixed_precision(_PrimNet(), "O1")(ms.Tensor(_X))
+    np.testing.assert_allclose(ops.MatMul()(ms.Tensor(_X), ms.Tensor(_W)), _X @ _W, rtol=1e-6)
+    with pytest.raises(ValueError, match="from construct"):
+        amp.auto_mixed_precision(_Raises(), "O1")(ms.Tensor(_X))
+    np.testing.assert_allclose(ops.MatMul()(ms.Tensor(_X), ms.Tensor(_W)), _X @ _W, rtol=1e-6)
+
+
+def test_o1_network_compiled_before_the_conversion_is_traced_again():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = _PrimNet()
+    np.testing.assert_allclose(net(ms.Tensor(_X))[1], _X @ _W, rtol=1e-6)
+    amp.auto_mixed_precision(net, "O1")
+    np.testing.assert_allclose(net(ms.Tensor(_X))[1], _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)
+
+
+def test_o1_gradients_reach_float32_master_weights(mode):
+    net = amp.auto_mixed_precision(_PrimNet(), "O1")
+    loss = lambda x: net(x)[1].sum()  # noqa: E731
+    grads = ms.value_and_grad(loss, None, [net.weight])(ms.Tensor(_X))[1]
+    assert grads[0].dtype == jnp.float32
+    np.testing.assert_allclose(grads[0], np.repeat(_f16(_X).sum(0)[:, None], 2, 1), rtol=1e-3)
+
+
+def test_o1_keeps_class_names_and_types_and_warns_when_converted_twice():
+    net = amp.auto_mixed_precision(_Outer(), "O1")
+    assert isinstance(net, _Outer) and net.cls_name == "_Outer" and net.block.cls_name == "_PrimNet"
+    assert repr(net).startswith("_Outer(")
+    with pytest.warns(UserWarning, match="already O1"):
+        amp.auto_mixed_precision(net, "O1")
+    np.testing.assert_allclose(net(ms.Tensor(_X))[0], _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)
+
+
+def test_model_at_o1_runs_primitives_in_float16():
+    net = _PrimNet()
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01), amp_level="O1")
+    y = np.zeros((2, 2), np.float32)
+    model.train(1, [(_X, y)])
+    assert net.weight.dtype == jnp.float32
+    out = model.predict(ms.Tensor(_X))
+    np.testing.assert_allclose(out[1], _f16(_f16(_X) @ _f16(np.asarray(net.weight))), rtol=1e-3)
+
+
+def test_white_list_has_mindspores_cells_then_primitives_and_is_a_copy():
+    white = amp.get_white_list()
+    assert white[:3] == [nn.Conv1d, nn.Conv2d, nn.Conv3d] and nn.Dense in white
+    assert [c for c in white if issubclass(c, ops.Primitive)] == [ops.Conv2D, ops.MatMul, ops.BatchMatMul,
+                                                                  ops.ReLU]
+    white.append(nn.Flatten)
+    assert nn.Flatten not in amp.get_white_list()
+
+
+def test_custom_mixed_precision_white_lists_a_primitive_or_a_cell(mode):
+    net = amp.custom_mixed_precision(_PrimNet(), white_list=[ops.Add])
+    relu, y, z = net(ms.Tensor(_X))
+    np.testing.assert_allclose(y, _X @ _W, rtol=1e-6)  # MatMul is not in this list
+    np.testing.assert_array_equal(z, _f16(_f16(_X @ _W) + np.float16(0.0001)))
+    net = amp.custom_mixed_precision(_Outer(), white_list=[_PrimNet])
+    block, kept, inline = net(ms.Tensor(_X))
+    np.testing.assert_allclose(block, _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)  # every Primitive inside
+    np.testing.assert_allclose(inline, _X @ _X, rtol=1e-6)
+
+
+def test_custom_mixed_precision_black_list_keeps_those_cells_float32():
+    net = BNNet()
+    wrapped = amp.custom_mixed_precision(net, black_list=amp.get_black_list(), dtype=ms.bfloat16)
+    seen = _dtypes_seen(net, ms.Tensor(classification_batches(n_batches=1)[0][0]))
+    assert seen["fc1"] == jnp.bfloat16 and net.bn.__dict__["_mixed_dtype"] == jnp.float32
+    assert wrapped(ms.Tensor(classification_batches(n_batches=1)[0][0])).dtype == jnp.float32
+
+
+def test_custom_mixed_precision_rejects_bad_lists_and_dtypes():
+    with pytest.raises(ValueError, match="one of 'white_list' and 'black_list' must be provided"):
+        amp.custom_mixed_precision(MLP())
+    with pytest.raises(ValueError, match="cannot both be provided"):
+        amp.custom_mixed_precision(MLP(), white_list=[], black_list=[])
+    with pytest.raises(TypeError, match="'white_list' must be a list, got tuple"):
+        amp.custom_mixed_precision(MLP(), white_list=(ops.MatMul,))
+    with pytest.raises(TypeError, match="elements of 'white_list' must be classes"):
+        amp.custom_mixed_precision(MLP(), white_list=[ops.MatMul()])
+    with pytest.raises(TypeError, match="subclasses of Cell or Primitive, got int"):
+        amp.custom_mixed_precision(MLP(), white_list=[int])
+    with pytest.raises(TypeError, match="'black_list' must be subclasses of Cell, got MatMul"):
+        amp.custom_mixed_precision(MLP(), black_list=[ops.MatMul])
+    with pytest.raises(ValueError, match="'dtype' must be float16 or bfloat16, got float32"):
+        amp.custom_mixed_precision(MLP(), white_list=[ops.MatMul], dtype=ms.float32)
+    with pytest.raises(TypeError, match="'network' must be a Cell"):
+        amp.custom_mixed_precision(lambda x: x, white_list=[ops.MatMul])
+    with pytest.warns(UserWarning, match="BatchNorm2d is removed from the internal black list"):
+        amp.custom_mixed_precision(MLP(), black_list=[nn.BatchNorm1d, nn.BatchNorm3d, nn.LayerNorm])
+    with pytest.raises(ValueError, match="For 'auto_mixed_precision', 'dtype' must be float16 or bfloat16"):
+        amp.auto_mixed_precision(MLP(), "O1", ms.float32)
