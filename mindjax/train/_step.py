@@ -17,20 +17,12 @@ from typing import Any, Sequence
 import jax
 from jax import lax
 
-from mindjax import context
 from mindjax.cells.state import collect_variables
 from mindjax.common.random import RNG_STATE
-from mindjax.common.variable import Variable, stop_tracking, track_access
+from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
 from mindjax.parallel.auto import training as _auto_training
-
-
-class _NewVariables(Exception):
-    """A trace touched Variables outside the state; it is retried with them."""
-
-    def __init__(self, found: list[Variable]) -> None:
-        super().__init__(f"{len(found)} new variables")
-        self.found = found
+from mindjax.transforms.jit import _NewVariables, add_new_variables, run_over_state
 
 
 def _strong(x: Any) -> Any:
@@ -57,30 +49,14 @@ class StepProgram:
             _dp.configure_train_cell(cell)
 
     def _run(self, values: Sequence[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
-        variables = self.variables
-        saved = [v._raw for v in variables]
-        for var, val in zip(variables, values):
-            object.__setattr__(var, "_raw", val)
-        tracker = track_access()
-        context._IN_COMPILED[0] += 1
         shardings = self._shardings
         if shardings is not None:
             batch = _dp.constrain_batch(batch)
-        try:
-            out = self.cell._call_impl(tuple(batch), {})
-            new_values = [v._raw for v in variables]
-            if shardings is not None:
-                # Pins the output layout, so the next step's inputs need no move.
-                new_values = [lax.with_sharding_constraint(v, s) for v, s in zip(new_values, shardings)]
-        finally:
-            context._IN_COMPILED[0] -= 1
-            stop_tracking(tracker)
-            for var, val in zip(variables, saved):
-                object.__setattr__(var, "_raw", val)
-            tracker.restore_outside(self._ids)
-        unknown = [v for k, v in tracker.touched.items() if k not in self._ids]
-        if unknown:
-            raise _NewVariables(unknown)
+        out, new_values = run_over_state(self.variables, values, self._ids,
+                                         lambda: self.cell._call_impl(tuple(batch), {}))
+        if shardings is not None:
+            # Pins the output layout, so the next step's inputs need no move.
+            new_values = [lax.with_sharding_constraint(v, s) for v, s in zip(new_values, shardings)]
         return out, new_values
 
     def _pure_single(self, values: list[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
@@ -112,10 +88,7 @@ class StepProgram:
             try:
                 out, new = jitted(values, batch)
             except _NewVariables as grow:
-                for var in grow.found:
-                    if id(var) not in self._ids:
-                        self._ids.add(id(var))
-                        self.variables.append(var)
+                add_new_variables(self.variables, self._ids, grow, self.cell._where())
                 continue
             break
         for var, val in zip(variables, new):

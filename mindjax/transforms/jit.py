@@ -43,6 +43,45 @@ class _NewVariables(Exception):
         self.found = found
 
 
+def run_over_state(variables: Sequence[Variable], values: Sequence[Any], known: set[int],
+                   fn: Callable[[], Any]) -> tuple[Any, list[Any]]:
+    """Run ``fn()`` with ``variables`` holding ``values`` (tracers); return its output and their new values.
+
+    The Variables get their own values back afterwards, whatever happens. A
+    Variable touched during the run whose id is not in ``known`` raises
+    ``_NewVariables``: the caller adds it to the state and traces again.
+    """
+    saved = [v._raw for v in variables]
+    for var, val in zip(variables, values):
+        object.__setattr__(var, "_raw", val)
+    tracker = track_access()
+    context._IN_COMPILED[0] += 1
+    try:
+        out = fn()
+        new_values = [v._raw for v in variables]
+    finally:
+        context._IN_COMPILED[0] -= 1
+        stop_tracking(tracker)
+        for var, val in zip(variables, saved):
+            object.__setattr__(var, "_raw", val)
+        tracker.restore_outside(known)
+    unknown = [v for k, v in tracker.touched.items() if k not in known]
+    if unknown:
+        raise _NewVariables(unknown)
+    return out, new_values
+
+
+def add_new_variables(variables: list[Variable], known: set[int], grow: _NewVariables, where: str) -> None:
+    """Append the Variables a trace found to the state (``grow`` from :func:`run_over_state`)."""
+    added = [v for v in grow.found if id(v) not in known]
+    if not added:  # cannot happen unless a Variable's identity is unstable
+        raise RuntimeError(f"{where}: the Variables touched while tracing keep changing; a Parameter is "
+                           f"being re-created inside the compiled function") from None
+    for var in added:
+        known.add(id(var))
+        variables.append(var)
+
+
 class _VariableArg:
     """A Parameter passed as an argument: kept by identity, so the trace sees the object.
 
@@ -137,23 +176,7 @@ class CompiledFunction:
     def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any]]:
         args, kwargs = _join_args(dynamic, key)
         variables = self.variables[:len(values)]
-        saved = [v._raw for v in variables]
-        for var, val in zip(variables, values):
-            object.__setattr__(var, "_raw", val)
-        tracker = track_access()
-        context._IN_COMPILED[0] += 1
-        try:
-            out = self.fn(*args, **kwargs)
-            new_values = [v._raw for v in variables]
-        finally:
-            context._IN_COMPILED[0] -= 1
-            stop_tracking(tracker)
-            for var, val in zip(variables, saved):
-                object.__setattr__(var, "_raw", val)
-            tracker.restore_outside(self._ids)
-        unknown = [v for k, v in tracker.touched.items() if k not in self._ids]
-        if unknown:
-            raise _NewVariables(unknown)
+        out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
         written = [i for i, (a, b) in enumerate(zip(values, new_values)) if a is not b]
         self._written[(key, len(values))] = written
         return out, [new_values[i] for i in written]
@@ -166,14 +189,7 @@ class CompiledFunction:
             try:
                 out, new = self._jitted(values, dynamic, key)
             except _NewVariables as grow:
-                added = [v for v in grow.found if id(v) not in self._ids]
-                if not added:  # cannot happen unless a Variable's identity is unstable
-                    raise RuntimeError(f"{self.where}: the Variables touched while tracing keep "
-                                       f"changing; a Parameter is being re-created inside the "
-                                       f"compiled function") from None
-                for var in added:
-                    self._ids.add(id(var))
-                    self.variables.append(var)
+                add_new_variables(self.variables, self._ids, grow, self.where)
                 continue
             break
         for i, val in zip(self._written[(key, len(values))], new):
