@@ -296,9 +296,21 @@ class Dataset:
             for n in self._walk())
         return workers, processes
 
+    def _reads_whole_batches(self) -> bool:
+        """Whether each element is made by one vectorised read (see ``_batched``), too cheap for read threads."""
+        if not self._mappable():
+            return False
+        from mindjax.dataset._batched import BatchedMapDataset
+
+        return isinstance(self._build(self._context(0), ()), BatchedMapDataset)
+
     def _grain_stream(self, num_epochs: int, mark_epochs: bool, seed: int | None = None,
-                      workers: int | None = None) -> tuple[grain.IterDataset, int | None]:
-        """All epochs as one grain ``IterDataset``, and the rows per epoch (``None``: marked instead)."""
+                      workers: int | None = None, read_threads: bool = True) -> tuple[grain.IterDataset, int | None]:
+        """All epochs as one grain ``IterDataset``, and the rows per epoch (``None``: marked instead).
+
+        ``read_threads=False`` reads a random-access pipeline in the consumer's
+        thread (for a consumer that is itself a background thread).
+        """
         if num_epochs is not None and num_epochs != -1:
             check_positive_int(num_epochs, self._name, "num_epochs", allow_none=False)
         epochs = None if num_epochs in (None, -1) else int(num_epochs)
@@ -315,6 +327,8 @@ class Dataset:
                 stream = spanning.to_iter_dataset(grain.ReadOptions(num_threads=1, prefetch_buffer_size=2))
                 stream = stream.mp_prefetch(grain.MultiprocessingOptions(
                     num_workers=n_workers, per_worker_buffer_size=max(1, prefetch // n_workers)))
+            elif not read_threads:
+                stream = spanning.to_iter_dataset(grain.ReadOptions(num_threads=0, prefetch_buffer_size=0))
             else:
                 stream = spanning.to_iter_dataset(
                     grain.ReadOptions(num_threads=n_workers, prefetch_buffer_size=prefetch))

@@ -248,12 +248,16 @@ class DeviceIterator:
                              f"got {device_prefetch!r}")
         select = _column_indices(dataset, columns, "device_iterator")
         self.steps_per_epoch = dataset.get_dataset_size()
-        stream, _ = dataset._grain_stream(num_epochs, mark_epochs=False)
+        # Whole-batch reads take microseconds: the device thread makes them itself, saving two thread
+        # hand-offs per batch that would compete with the step for the cores.
+        whole = dataset._reads_whole_batches()
+        stream, _ = dataset._grain_stream(num_epochs, mark_epochs=False, read_threads=not whole)
         stream = stream.map(_Select(select))
         if stack is not None:
             stream = StackIterDataset(stream, stack)
-        stream = grain.experimental.ThreadPrefetchIterDataset(stream, prefetch_buffer_size=max(
-            1, config.get_prefetch_size() // (stack or 1)))
+        if not whole:
+            stream = grain.experimental.ThreadPrefetchIterDataset(stream, prefetch_buffer_size=max(
+                1, config.get_prefetch_size() // (stack or 1)))
         stream = stream.map(_PutOnDevice(sharding, stack is not None))
         stream = grain.experimental.ThreadPrefetchIterDataset(stream, prefetch_buffer_size=device_prefetch)
         self._it: grain.DatasetIterator | None = iter(stream)
