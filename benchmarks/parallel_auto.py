@@ -277,6 +277,7 @@ def main() -> None:
     start = time.perf_counter()
     runs["auto"] = train(make, batch, mesh, "auto", budget=budget, cost_model=model, verify=True)
     elapsed = time.perf_counter() - start
+    verify_s = runs["auto"]["net"].plan.verify_seconds
     print(f"\nGPT 4 layers d=64 seq 16 batch 8 vocab 256, mesh 2x4, Momentum, budget "
           f"{budget / 1e6:.3f} MB/device (half of data parallel's measured peak)")
     print(header + f" {'step us':>8} {'fits':>5}")
@@ -285,10 +286,14 @@ def main() -> None:
         print(_row(kind, run, base) + f" {secs * 1e6:>8.0f} {str(run['xla']['peak_bytes'] <= budget):>5}")
     plan = runs["auto"]["net"].plan
     print(f"auto: chose '{plan.label}' among {len(plan.candidates)} verified candidates "
-          f"(search {plan.search_seconds:.2f} s, search + verification + training {elapsed:.1f} s):")
+          f"(search {plan.search_seconds:.2f} s, candidates + verification {verify_s:.1f} s, "
+          f"all with training {elapsed:.1f} s):")
     for r in plan.candidates:
-        print(f"  {r['label']:<30} peak {r['peak_bytes'] / 1e6:6.3f} MB  comm {r['comm_bytes'] / 1e6:6.3f} MB  "
+        print(f"  {r['label']:<30} modelled {r['modelled_bytes'] / 1e6:6.3f} MB  peak "
+              f"{r['peak_bytes'] / 1e6:6.3f} MB  comm {r['comm_bytes'] / 1e6:6.3f} MB  "
               f"step {r['seconds'] * 1e6:6.0f} us  fits {r['fits']}")
+    print(f"  not compiled (fallbacks while a candidate fits, or modelled far over the budget): "
+          f"{', '.join(plan.skipped) or 'none'}")
     fitting = {k: r for k, r in runs.items() if k != "auto" and r["xla"]["peak_bytes"] <= budget}
     if fitting:
         best = min(fitting, key=lambda k: measured_seconds(fitting[k]["xla"], model))

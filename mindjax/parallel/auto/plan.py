@@ -95,7 +95,11 @@ class Plan:
         measured: XLA's report of the compiled step (see :func:`.verify.measure_plan`),
             when the plan was verified.
         candidates: when the plan was chosen among verified candidates, one row
-            per candidate: ``label``, ``peak_bytes``, ``comm_bytes``, ``seconds``, ``fits``.
+            per compiled candidate: ``label``, ``peak_bytes``, ``modelled_bytes``,
+            ``comm_bytes``, ``seconds``, ``fits``.
+        skipped: the labels of candidates not compiled (see :func:`.choose.choose_verified`).
+        verify_seconds: with ``verify``, how long searching the other candidates and
+            compiling them took.
     """
 
     mesh: Mesh
@@ -112,6 +116,8 @@ class Plan:
     label: str = "searched"
     measured: dict[str, Any] | None = None
     candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    skipped: list[str] = dataclasses.field(default_factory=list)
+    verify_seconds: float = 0.0
 
     @property
     def fits_budget(self) -> bool:
@@ -133,14 +139,14 @@ class Plan:
         values = {v: s for v, s in self.value_specs.items() if v in keep}
         uses = {(k, i): s for (k, i), s in self.use_specs.items() if eqns[k].primitive.name in _ANCHOR_OPS}
         return dataclasses.replace(self, value_specs=values, use_specs=uses, measured=None,
-                                   label=self.label + "/anchored", candidates=[])
+                                   label=self.label + "/anchored", candidates=[], skipped=[])
 
     def propagated(self) -> "Plan":
         """This plan with only Parameters and inputs constrained; GSPMD lays out the rest."""
         invars = set(self.program.jaxpr.jaxpr.invars)
         values = {v: s for v, s in self.value_specs.items() if v in invars}
         return dataclasses.replace(self, value_specs=values, use_specs={}, measured=None,
-                                   label=self.label + "/propagated", candidates=[])
+                                   label=self.label + "/propagated", candidates=[], skipped=[])
 
     def op_strategies(self) -> list[dict[str, Any]]:
         """Per key op (matmuls, convolutions, gathers, reductions, constraints) its strategy.
@@ -295,11 +301,15 @@ def search_plan(network: Any, *inputs: Any, mesh: Mesh | None = None, search_mod
     if not verify:
         return plan
     states = model.optimizer_states if optimizer_states is None else optimizer_states
-    candidates = [plan, plan.propagated()]
+    start = time.perf_counter()
+    candidates, fallbacks = [plan], [plan.propagated()]
     if param_specs is None:
-        candidates += _data_parallel_candidates(program, options)
-    chosen = choose_verified(candidates, model, budget, states, training)
+        more, more_fallbacks = _data_parallel_candidates(program, options)
+        candidates += more
+        fallbacks += more_fallbacks
+    chosen = choose_verified(candidates, model, budget, states, training, fallbacks)
     chosen.search_seconds = plan.search_seconds
+    chosen.verify_seconds = time.perf_counter() - start
     return chosen
 
 
@@ -328,20 +338,25 @@ def _search_program(program: TracedProgram, *, mesh: Mesh, mode: str, training: 
                 label=label)
 
 
-def _data_parallel_candidates(program: TracedProgram, options: dict[str, Any]) -> list[Plan]:
-    """For each run of leading mesh axes: the batch split over it, a leaner plan, a ZeRO-3 variant.
+def _data_parallel_candidates(program: TracedProgram,
+                              options: dict[str, Any]) -> tuple[list[Plan], list[Plan]]:
+    """For each run of leading mesh axes: the batch split over it, and a leaner plan.
 
     The leaner plan is the search at ten times the price of memory it settled
     at (the model's next point on the memory/time frontier): the model's
     memory is an estimate, so the verification gets to see both sides of it.
-    Each searched plan runs with its intermediate layouts constrained and,
-    separately, with only Parameters and inputs constrained.
+
+    Returns:
+        ``(candidates, fallbacks)``: the searched plans with their intermediate
+        layouts constrained; and the same with only Parameters and inputs
+        constrained, plus a ZeRO-3 variant per run of axes.
     """
     mesh = options["mesh"]
     sizes = dict(mesh.shape)
     axes = [a for a in mesh.axis_names if sizes[a] > 1]
     shapes = {n: tuple(v._value.shape) for n, v in zip(program.names, program.variables)}
     out: list[Plan] = []
+    fallbacks: list[Plan] = []
     for k in range(1, len(axes) + 1):
         data = tuple(axes[:k])
         label = "data=" + ",".join(data)
@@ -349,13 +364,15 @@ def _data_parallel_candidates(program: TracedProgram, options: dict[str, Any]) -
             base = _search_program(program, data_axes=data, label=label, **options)
         except ValueError:
             continue  # the batch does not divide over these axes
-        out += [base, base.propagated()]
+        out.append(base)
+        fallbacks.append(base.propagated())
         lean_model = dataclasses.replace(options["model"],
                                          memory_weight=10.0 * base.result.memory_weight)
         lean = _search_program(program, data_axes=data, label=label + "/lean",
                                **dict(options, model=lean_model, budget=None))
         if lean.param_specs != base.param_specs:
-            out += [lean, lean.propagated()]
+            out.append(lean)
+            fallbacks.append(lean.propagated())
         zero = zero_specs(base.param_specs, shapes, data, sizes)
         if zero != base.param_specs:
             try:
@@ -363,8 +380,8 @@ def _data_parallel_candidates(program: TracedProgram, options: dict[str, Any]) -
                 plan = _search_program(program, param_specs=zero, label=label + "+zero", **fixed)
             except ValueError:
                 continue
-            out.append(plan.propagated())
-    return out
+            fallbacks.append(plan.propagated())
+    return out, fallbacks
 
 
 def _to_spec(spec: PartitionSpec, rank: int) -> Spec:
