@@ -96,6 +96,51 @@ def _named(op: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return decorate
 
 
+# Set by mindjax.train.amp while a Cell converted to mixed precision runs: that Cell's policy, an
+# object with ``covers(primitive class) -> bool`` and ``dtype``. A covered operator runs as MindSpore's
+# O1 rewrite runs it: floating Tensor inputs cast to ``dtype``, floating Tensor outputs cast to float32.
+_AMP_POLICY: list[Any] = [None]
+
+
+def _is_float_tensor(x: Any) -> bool:
+    # Arrays and Parameters (holders, not jax.Arrays); MindSpore never casts Python or numpy scalars.
+    return hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, np.generic) \
+        and jnp.issubdtype(x.dtype, jnp.floating)
+
+
+def _run_in_low_precision(run: Callable[[tuple[Any, ...]], Any], dtype: Any, args: tuple[Any, ...]) -> Any:
+    """``run(args)`` with floating positional inputs cast to ``dtype`` and floating outputs to float32."""
+    # Positional inputs only: MindSpore's rewrite casts a call's arguments, not its keywords.
+    args = tuple(jnp.asarray(a).astype(dtype) if _is_float_tensor(a) else a for a in args)
+    policy = _AMP_POLICY[0]
+    _AMP_POLICY[0] = None  # one operator: what it calls inside is not cast again
+    try:
+        out = run(args)
+    finally:
+        _AMP_POLICY[0] = policy
+    if isinstance(out, tuple):
+        return tuple(o.astype(jnp.float32) if _is_float_tensor(o) else o for o in out)
+    return out.astype(jnp.float32) if _is_float_tensor(out) else out
+
+
+def _amp_white_listed(primitive: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Under O1 the function runs as its white-listed Primitive ``primitive`` runs (MindSpore's ops.relu
+    calls the ReLU Primitive, which the O1 rewrite casts)."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            policy = _AMP_POLICY[0]
+            if policy is not None:
+                from mindjax.ops import primitives
+
+                if policy.covers(getattr(primitives, primitive)):
+                    return _run_in_low_precision(lambda a: fn(*a, **kwargs), policy.dtype, args)
+            return fn(*args, **kwargs)
+        return wrapper
+    return decorate
+
+
 def _axis(op: str, axis: Any, ndim: int, name: str = "axis", extra: int = 0) -> int:
     """Normalise one axis in [-ndim-extra, ndim+extra) or raise naming the op."""
     if isinstance(axis, Variable):
@@ -164,6 +209,7 @@ def matmul(input: Any, other: Any) -> jax.Array:
     return jnp.matmul(a, b)
 
 
+@_amp_white_listed("BatchMatMul")
 @_named("bmm")
 def bmm(input_x: Any, mat2: Any) -> jax.Array:
     """Batched matrix product of ``(..., n, k)`` and ``(..., k, m)`` arrays.
@@ -183,6 +229,7 @@ def bmm(input_x: Any, mat2: Any) -> jax.Array:
     return jnp.matmul(a, b)
 
 
+@_amp_white_listed("MatMul")
 @_named("mm")
 def mm(input: Any, mat2: Any) -> jax.Array:
     """Product of two 2-D matrices.
@@ -305,6 +352,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> jax.Arra
 
 # --- activations -------------------------------------------------------------------------
 
+@_amp_white_listed("ReLU")
 @_named("relu")
 def relu(input: Any, inplace: bool = False) -> jax.Array:
     """``max(input, 0)``.
@@ -1510,6 +1558,7 @@ def _conv(op: str, x: Any, w: Any, stride: Any, pad_mode: str, padding: Any, dil
                                         feature_group_count=int(groups))
 
 
+@_amp_white_listed("Conv2D")
 @_named("conv2d")
 def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode: str = "valid",
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> jax.Array:

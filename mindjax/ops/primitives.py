@@ -50,10 +50,9 @@ _arr = F._arr
 # (as sharding constraints on the op's inputs and outputs) in the parallel modes that use it.
 _STRATEGY_HOOK: list[Any] = [None]
 
-# Set by mindjax.train.amp while a Cell converted to mixed precision runs: that Cell's policy, an
-# object with ``covers(prim) -> bool`` and ``dtype``. A covered Primitive runs as MindSpore's O1
-# rewrite runs it: floating Tensor inputs cast to ``dtype``, floating Tensor outputs cast to float32.
-_AMP_POLICY: list[Any] = [None]
+# Set by mindjax.train.amp while a Cell converted to mixed precision runs (the list lives in
+# functional.py, whose white-listed functions consult it too).
+_AMP_POLICY = F._AMP_POLICY
 
 
 def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
@@ -70,29 +69,14 @@ def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
-def _is_float_tensor(x: Any) -> bool:
-    # Arrays and Parameters (holders, not jax.Arrays); MindSpore never casts Python or numpy scalars.
-    return hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, np.generic) \
-        and jnp.issubdtype(x.dtype, jnp.floating)
-
-
 def _call_in_low_precision(prim: "Primitive", call: Callable[..., Any], dtype: Any, args: tuple[Any, ...],
                            kwargs: dict[str, Any]) -> Any:
-    # Positional inputs only: MindSpore's rewrite casts a call's arguments, not its keywords.
-    args = tuple(jnp.asarray(a).astype(dtype) if _is_float_tensor(a) else a for a in args)
-    policy = _AMP_POLICY[0]
-    _AMP_POLICY[0] = None  # a Primitive is one operator: what it calls inside is not cast again
-    try:
+    def run(cast_args: tuple[Any, ...]) -> Any:
         hook = _STRATEGY_HOOK[0]
         if hook is None or (prim.in_strategy is None and prim.out_strategy is None):
-            out = call(prim, *args, **kwargs)
-        else:
-            out = hook(prim, call, args, kwargs)
-    finally:
-        _AMP_POLICY[0] = policy
-    if isinstance(out, tuple):
-        return tuple(o.astype(jnp.float32) if _is_float_tensor(o) else o for o in out)
-    return out.astype(jnp.float32) if _is_float_tensor(out) else out
+            return call(prim, *cast_args, **kwargs)
+        return hook(prim, call, cast_args, kwargs)
+    return F._run_in_low_precision(run, dtype, args)
 
 
 def _is_layout(obj: Any) -> bool:

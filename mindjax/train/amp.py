@@ -23,7 +23,7 @@ are float32.
 
 How O1 reaches the Primitives: every Cell of the converted tree carries a
 policy and runs its ``construct`` under it; a Primitive called meanwhile asks
-the policy whether it is covered (``mindjax.ops.primitives._AMP_POLICY``).
+the policy whether it is covered (``mindjax.ops.functional._AMP_POLICY``).
 Networks that were not converted pay one list lookup per Primitive call.
 
 Example:
@@ -175,8 +175,8 @@ class _Policy:
         self._memo: dict[type, bool] = {}
 
     def covers(self, prim: Any) -> bool:
-        """Whether ``prim`` runs in ``dtype``."""
-        cls = type(prim)
+        """Whether ``prim`` (a Primitive or Primitive class) runs in ``dtype``."""
+        cls = prim if isinstance(prim, type) else type(prim)
         hit = self._memo.get(cls)
         if hit is None:
             declared = _declared_class(cls)

@@ -267,3 +267,25 @@ def test_custom_mixed_precision_rejects_bad_lists_and_dtypes():
         amp.custom_mixed_precision(MLP(), black_list=[nn.BatchNorm1d, nn.BatchNorm3d, nn.LayerNorm])
     with pytest.raises(ValueError, match="For 'auto_mixed_precision', 'dtype' must be float16 or bfloat16"):
         amp.auto_mixed_precision(MLP(), "O1", ms.float32)
+
+
+class _FunctionalNet(nn.Cell):
+    """ops.mm and ops.relu call white-listed Primitives in MindSpore; ops.matmul does not."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = ms.Parameter(ms.Tensor(_W), name="weight")
+
+    def construct(self, x):
+        return ops.mm(x, self.weight), ops.relu(x - 0.0001), ops.matmul(x, self.weight)
+
+
+def test_o1_casts_functional_forms_of_white_listed_primitives_only(mode):
+    net = amp.auto_mixed_precision(_FunctionalNet(), "O1")
+    mm, relu, matmul = net(ms.Tensor(_X))
+    assert mm.dtype == relu.dtype == matmul.dtype == jnp.float32
+    np.testing.assert_allclose(mm, _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)
+    np.testing.assert_array_equal(relu, np.maximum(_f16(_X - np.float32(0.0001)), 0))
+    np.testing.assert_allclose(matmul, _X @ _W, rtol=1e-6)
+    # Outside a converted network the same functions run in float32.
+    np.testing.assert_allclose(ops.mm(ms.Tensor(_X), ms.Tensor(_W)), _X @ _W, rtol=1e-6)
