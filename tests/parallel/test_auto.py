@@ -187,14 +187,16 @@ def test_model_train_in_auto_parallel_runs_the_searched_plan_and_equals_single_d
         recorder = LossRecorder()
         model.train(1, _regression_batches(), callbacks=[recorder])
         ms.reset_auto_parallel_context()
-        return recorder.losses, model
+        return recorder.losses, model, net
 
-    single, _ = run(False)
-    auto, model = run(True)
+    single, _, _ = run(False)
+    auto, model, net = run(True)
     plan = model.train_network.network.plan
     assert plan is not None and plan.measured is not None and len(plan.candidates) >= 3
     assert set(get_strategy(model.train_network)["parameters"]) == {"fc1.weight", "fc1.bias",
                                                                    "fc2.weight", "fc2.bias"}
+    # The user's own network shows the plan Model.train searched for it.
+    assert get_strategy(net) == get_strategy(model.train_network)
     np.testing.assert_allclose(auto, single, rtol=1e-5)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from typing import Any, Sequence
 
 import jax
@@ -438,6 +439,11 @@ def _signature(args: tuple[Any, ...]) -> Any:
                        for x in leaves)
 
 
+# Every Cell inside a planned network -> the latest plan covering it, so that
+# get_strategy(net) finds the plan Model.train searched for the network's wrapper.
+_PLAN_OF: "weakref.WeakKeyDictionary[Cell, Plan]" = weakref.WeakKeyDictionary()
+
+
 class AutoParallelCell(Cell):
     """Runs ``network`` under an automatically searched parallel plan.
 
@@ -478,6 +484,8 @@ class AutoParallelCell(Cell):
                                **self.__dict__["_options"])
             _place_parameters(plan)
             plans[key] = plan
+            for _, cell in self.network.cells_and_names():
+                _PLAN_OF[cell] = plan
         return plans[key]
 
     def construct(self, *inputs: Any) -> Any:
@@ -540,7 +548,8 @@ def get_strategy(net: Any) -> dict[str, Any]:
     """The chosen plan of an auto-parallel network, per Parameter and per key op.
 
     Arguments:
-        net: an :class:`AutoParallelCell` (or a Cell holding one), or a :class:`Plan`.
+        net: an :class:`AutoParallelCell`, a Cell holding one, a Cell inside a planned
+            network (as ``Model.train`` plans it in ``AUTO_PARALLEL``), or a :class:`Plan`.
 
     Returns:
         ``{"search_mode": ..., "candidate": the chosen candidate's label, "measured": XLA's
@@ -557,6 +566,8 @@ def get_strategy(net: Any) -> dict[str, Any]:
             if isinstance(cell, AutoParallelCell) and cell.plan is not None:
                 plan = cell.plan
                 break
+    if plan is None and isinstance(net, Cell):
+        plan = _PLAN_OF.get(net)
     if plan is None:
         raise ValueError(f"For 'get_strategy', the network {type(net).__name__} has no searched plan; "
                          f"wrap it with auto_parallel(network, *inputs) and call it first")
