@@ -289,8 +289,9 @@ class _Slices:
 
     def __init__(self, columns: Sequence[Any]) -> None:
         self.columns = columns
-        if any(c.dtype == object for c in columns):
-            self._gather_rows = None  # ragged or object columns are read row by row
+        if any(c.dtype.kind not in "biufc" for c in columns):
+            # Ragged, object and string columns are read row by row (a string batch is as wide as its rows).
+            self._gather_rows = None
 
     def __len__(self) -> int:
         return len(self.columns[0])

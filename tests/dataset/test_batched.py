@@ -122,9 +122,13 @@ def test_failing_batched_transform_reports_the_sample_like_the_row_path():
         _read(data, epochs=1)
 
 
-def test_object_columns_are_batched_row_by_row():
+def test_object_and_string_columns_are_batched_row_by_row(monkeypatch):
     col = np.empty(3, dtype=object)
     col[:] = [np.zeros(2), np.ones(2), np.full(2, 2.0)]
-    data = ds.NumpySlicesDataset({"x": col}, shuffle=False).batch(3)
-    (batch,), = _read(data, epochs=1)
-    np.testing.assert_array_equal(batch[0], [[0, 0], [1, 1], [2, 2]])
+    words = np.array(["a", "bb", "cccc"])
+    data = ds.NumpySlicesDataset({"x": col, "w": words}, shuffle=False).batch(2)
+    slow = _row_by_row(monkeypatch, lambda: data)
+    (first, second), = _read(data, epochs=1)
+    np.testing.assert_array_equal(first[0], [[0, 0], [1, 1]])
+    assert first[1].dtype == np.dtype("<U2") and second[1].dtype == np.dtype("<U4")
+    _assert_same([[first, second]], slow[:1])
