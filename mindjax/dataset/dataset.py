@@ -287,13 +287,20 @@ class Dataset:
         return BuildContext(config.get_seed(), (epoch,))
 
     def _parallelism(self) -> tuple[int, bool]:
-        """(workers, use processes) for the whole pipeline, capped at the cores."""
+        """(workers, use processes) for the whole pipeline, capped at the cores.
+
+        Processes only where spawning them is safe (see ``_spawn``); threads otherwise.
+        """
         asked = [n.num_parallel_workers or (config.get_num_parallel_workers() if n._workers_from_config else 1)
                  for n in self._walk()]
         workers = config.cap_workers(max(asked))
         processes = workers > 1 and any(
             n.python_multiprocessing and (n.num_parallel_workers or 1) > 1 and n._runs_python()
             for n in self._walk())
+        if processes:
+            from mindjax.dataset._spawn import processes_allowed
+
+            processes = processes_allowed()
         return workers, processes
 
     def _reads_whole_batches(self) -> bool:
