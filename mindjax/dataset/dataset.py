@@ -140,6 +140,14 @@ class Dataset:
                 return int(node.batch_size)
         return 1
 
+    def num_classes(self) -> int | None:
+        """The number of classes of the source (``ImageFolderDataset``), ``None`` where it has none."""
+        return self.children[0].num_classes() if self.children else None
+
+    def get_class_indexing(self) -> dict[str, int]:
+        """The class-name-to-label map of the source (``ImageFolderDataset``), ``{}`` where it has none."""
+        return self.children[0].get_class_indexing() if self.children else {}
+
     def get_repeat_count(self) -> int:
         """The count of the last ``repeat`` in the pipeline (1 without one)."""
         for node in self._walk():

@@ -36,11 +36,11 @@ class _FolderReader:
         with open(path, "rb") as f:
             data = np.frombuffer(f.read(), dtype=np.uint8)
         image = decode_image(data, f"'{path}'") if self.decode else data
-        return image, np.array(label, dtype=np.uint32)
+        return image, np.array(label, dtype=np.int32)
 
 
 class ImageFolderDataset(MappableSourceDataset):
-    """Images in ``dataset_dir/<class>/<file>``: columns ``image`` and ``label`` (uint32 scalar).
+    """Images in ``dataset_dir/<class>/<file>``: columns ``image`` and ``label`` (int32 scalar, as MindSpore).
 
     ``image`` is the file's bytes (uint8, 1-D) unless ``decode``, then RGB (H, W, 3).
 
@@ -101,3 +101,7 @@ class ImageFolderDataset(MappableSourceDataset):
     def get_class_indexing(self) -> dict[str, int]:
         """The folder-name-to-label map."""
         return dict(self._class_indexing)
+
+    def num_classes(self) -> int:
+        """The number of classes: the size of ``class_indexing``."""
+        return len(self._class_indexing)
