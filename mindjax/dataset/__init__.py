@@ -13,7 +13,8 @@ from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
 from mindjax.dataset.iterators import DeviceIterator, TupleIterator
 from mindjax.dataset.mnist import MnistDataset
+from mindjax.dataset.ops import zip_datasets as zip  # noqa: A001 - mindspore.dataset.zip
 from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = ["config", "transforms", "vision", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
-           "MnistDataset", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator"]
+           "MnistDataset", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip"]

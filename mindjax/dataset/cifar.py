@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from mindjax.dataset._batched import gather_rows
+from mindjax.dataset.rows import DataError
 from mindjax.dataset.sources import MappableSourceDataset
 
 __all__ = ["Cifar10Dataset"]
@@ -19,7 +20,7 @@ def _check_records(path: str) -> int:
     size = os.path.getsize(path)
     count, rest = divmod(size, _RECORD)
     if rest:
-        raise ValueError(f"For 'Cifar10Dataset', '{path}' is truncated: record {count} (sample index {count} of "
+        raise DataError(f"For 'Cifar10Dataset', '{path}' is truncated: record {count} (sample index {count} of "
                          f"this file) has {rest} of {_RECORD} bytes")
     return count
 
@@ -92,7 +93,7 @@ class Cifar10Dataset(MappableSourceDataset):
         files = {"train": train, "test": test, "all": train + test}[usage]
         if not files:
             wanted = {"train": "data_batch_*.bin", "test": "test_batch.bin", "all": "data_batch_*.bin or test_batch.bin"}
-            raise ValueError(f"For 'Cifar10Dataset', no {wanted[usage]} file in '{directory}'")
+            raise DataError(f"For 'Cifar10Dataset', no {wanted[usage]} file in '{directory}'")
         self.dataset_dir, self.usage = directory, usage
         self._reader = _CifarReader(files)
         self._column_names = ["image", "label"]

@@ -280,11 +280,14 @@ class Dataset:
         others = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
         return ZipNode([self, *others])
 
-    def split(self, sizes: Sequence[int] | Sequence[float], randomize: bool = True) -> list["Dataset"]:
+    def split(self, sizes: Sequence[int] | Sequence[float], randomize: bool = True) -> tuple["Dataset", ...]:
         """Split into non-overlapping datasets of the given sizes (ints, or fractions summing to 1).
 
         With ``randomize`` the rows are dealt by a permutation drawn from the
         dataset seed; the split is the same in every epoch.
+
+        Returns:
+            A tuple of datasets, as MindSpore returns.
         """
         from mindjax.dataset.ops import split_dataset
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mindjax.dataset._batched import gather_rows
+from mindjax.dataset.rows import DataError
 from mindjax.dataset.sources import MappableSourceDataset
 
 __all__ = ["MnistDataset", "read_idx_header"]
@@ -37,12 +38,12 @@ def read_idx_header(path: str, magic: int, ndim: int) -> tuple[int, ...]:
         with _open(path) as f:
             head = f.read(size)
     except (OSError, EOFError) as err:
-        raise ValueError(f"For 'MnistDataset', cannot read idx header of '{path}': {err}") from err
+        raise DataError(f"For 'MnistDataset', cannot read idx header of '{path}': {err}") from err
     if len(head) < size:
-        raise ValueError(f"For 'MnistDataset', '{path}' is too short for an idx header: {len(head)} of {size} bytes")
+        raise DataError(f"For 'MnistDataset', '{path}' is too short for an idx header: {len(head)} of {size} bytes")
     found = int.from_bytes(head[:4], "big")
     if found != magic:
-        raise ValueError(f"For 'MnistDataset', '{path}' has a malformed idx header: magic number {found}, "
+        raise DataError(f"For 'MnistDataset', '{path}' has a malformed idx header: magic number {found}, "
                          f"expected {magic}")
     return tuple(int.from_bytes(head[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
 
@@ -52,7 +53,7 @@ def _find(dataset_dir: str, name: str) -> str:
         path = os.path.join(dataset_dir, candidate)
         if os.path.isfile(path):
             return path
-    raise ValueError(f"For 'MnistDataset', '{os.path.join(dataset_dir, name)}' (or '.gz') is missing")
+    raise DataError(f"For 'MnistDataset', '{os.path.join(dataset_dir, name)}' (or '.gz') is missing")
 
 
 class _IdxPair:
@@ -63,13 +64,13 @@ class _IdxPair:
         n, rows, cols = read_idx_header(images, _IMAGES_MAGIC, 3)
         (m,) = read_idx_header(labels, _LABELS_MAGIC, 1)
         if n != m:
-            raise ValueError(f"For 'MnistDataset', '{images}' holds {n} images but '{labels}' holds {m} labels")
+            raise DataError(f"For 'MnistDataset', '{images}' holds {n} images but '{labels}' holds {m} labels")
         self.n, self.shape = n, (rows, cols)
         for path, header, per_sample in ((images, 16, rows * cols), (labels, 8, 1)):
             if not path.endswith(".gz"):
                 actual = os.path.getsize(path) - header
                 if actual < n * per_sample:
-                    raise ValueError(f"For 'MnistDataset', '{path}' is truncated: {actual} data bytes, its header "
+                    raise DataError(f"For 'MnistDataset', '{path}' is truncated: {actual} data bytes, its header "
                                      f"promises {n * per_sample}; sample index {actual // max(per_sample, 1)} "
                                      "is the first incomplete one")
 
@@ -87,7 +88,7 @@ class _IdxPair:
             raw = f.read()
         data = np.frombuffer(raw, dtype=np.uint8, offset=offset)
         if data.size < count:
-            raise ValueError(f"For 'MnistDataset', '{path}' is truncated: {data.size} data bytes, its header "
+            raise DataError(f"For 'MnistDataset', '{path}' is truncated: {data.size} data bytes, its header "
                              f"promises {count}")
         return data[:count]
 

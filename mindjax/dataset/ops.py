@@ -18,11 +18,11 @@ from mindjax.dataset._grain import (INFINITE, ConcatIterDataset, EpochChainIterD
                                     IndexedMapDataset, SkipIterDataset, WindowShuffleMapDataset,
                                     derive_seed)
 from mindjax.dataset.dataset import BatchInfo, Dataset, ceil_div
-from mindjax.dataset.rows import BuildContext, Row, as_column_list, check_positive_int
+from mindjax.dataset.rows import ArgTypeError, BuildContext, DataError, Row, as_column_list, check_positive_int
 from mindjax.dataset.transforms.base import Transform, call_transform
 
 __all__ = ["MapNode", "BatchNode", "ShuffleNode", "RepeatNode", "TakeNode", "SkipNode", "ProjectNode",
-           "RenameNode", "ConcatNode", "ZipNode", "SplitNode", "split_dataset"]
+           "RenameNode", "ConcatNode", "ZipNode", "SplitNode", "split_dataset", "zip_datasets"]
 
 
 def _op_name(op: Any) -> str:
@@ -71,7 +71,7 @@ class _ApplyMap:
                                    f"{self.in_names} at sample index {sample}: {type(err).__name__}: {err}") from err
             args = result if isinstance(result, tuple) else (result,)
         if len(args) != len(self.out_names):
-            raise ValueError(f"For 'map', the operations returned {len(args)} columns at sample index {sample}, "
+            raise DataError(f"For 'map', the operations returned {len(args)} columns at sample index {sample}, "
                              f"but output_columns {self.out_names} names {len(self.out_names)}")
         outs = [a if isinstance(a, np.ndarray) else np.asarray(a) for a in args]
         return Row(tuple(outs[j] if from_out else row[j] for from_out, j in self.layout), row.index)
@@ -150,7 +150,7 @@ class _MakeBatch:
                                    f"{batch_num}: {type(err).__name__}: {err}") from err
             outs = result if isinstance(result, tuple) else (result,)
             if len(outs) != len(self.out_names):
-                raise ValueError(f"For 'batch', per_batch_map returned {len(outs)} columns in batch {batch_num}, "
+                raise DataError(f"For 'batch', per_batch_map returned {len(outs)} columns in batch {batch_num}, "
                                  f"but output_columns {self.out_names} names {len(self.out_names)}")
             columns = [(self.out_names[j], outs[j]) if from_out else (self.names[j], [r[j] for r in rows])
                        for from_out, j in self.layout]
@@ -167,10 +167,28 @@ class _MakeBatch:
         for k, a in enumerate(arrays):
             if a.shape != shape:
                 sample = rows[k].index if k < len(rows) and rows[k].index is not None else k
-                raise ValueError(f"For 'batch', column '{name}' has shape {a.shape} at sample index {sample} "
+                raise DataError(f"For 'batch', column '{name}' has shape {a.shape} at sample index {sample} "
                                  f"but {shape} earlier in batch {batch_num}; rows of one batch must agree "
                                  "(resize them in a map, or use per_batch_map)")
         return np.stack(arrays)
+
+
+def _check_per_batch_map_arity(per_batch_map: Any, input_columns: Any) -> None:
+    """MindSpore's check: ``per_batch_map`` takes one list per input column, then the ``BatchInfo``."""
+    if per_batch_map is None or input_columns is None:
+        return
+    import inspect
+
+    try:
+        params = list(inspect.signature(per_batch_map).parameters.values())
+    except (TypeError, ValueError):
+        return
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return
+    n_inputs = 1 if isinstance(input_columns, str) else len(input_columns)
+    if len(params) != n_inputs + 1:
+        raise ValueError(f"For 'batch', per_batch_map takes {len(params)} arguments, but input_columns "
+                         f"{input_columns!r} needs {n_inputs + 1} (one list per column, then BatchInfo)")
 
 
 class BatchNode(Dataset):
@@ -186,9 +204,15 @@ class BatchNode(Dataset):
         if callable(batch_size):
             raise TypeError("For 'batch', a callable 'batch_size' is not supported; pass an int")
         self.batch_size = check_positive_int(batch_size, "batch", "batch_size", allow_none=False)
+        if not isinstance(drop_remainder, (bool, np.bool_)):
+            raise ArgTypeError(f"For 'batch', 'drop_remainder' must be a bool, got {drop_remainder!r}")
         self.drop_remainder = bool(drop_remainder)
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError(f"For 'batch', 'per_batch_map' must be callable, got {type(per_batch_map).__name__}")
+        if input_columns is not None and per_batch_map is None:
+            raise ValueError("For 'batch', 'input_columns' can be given only with 'per_batch_map', "
+                             f"got input_columns={input_columns!r}")
+        _check_per_batch_map_arity(per_batch_map, input_columns)
         self.per_batch_map = per_batch_map
         columns = child.get_col_names()
         inputs = as_column_list(input_columns, "batch", "input_columns") or list(columns)
@@ -231,7 +255,9 @@ class ShuffleNode(Dataset):
 
     def __init__(self, child: Dataset, buffer_size: int) -> None:
         super().__init__([child])
-        if not isinstance(buffer_size, (int, np.integer)) or isinstance(buffer_size, bool) or buffer_size < 2:
+        if not isinstance(buffer_size, (int, np.integer)) or isinstance(buffer_size, bool):
+            raise ArgTypeError(f"For 'shuffle', 'buffer_size' must be an int >= 2, got {buffer_size!r}")
+        if buffer_size < 2:
             raise ValueError(f"For 'shuffle', 'buffer_size' must be an int >= 2, got {buffer_size!r}")
         self.buffer_size = int(buffer_size)
 
@@ -329,7 +355,9 @@ class SkipNode(Dataset):
 
     def __init__(self, child: Dataset, count: int) -> None:
         super().__init__([child])
-        if not isinstance(count, (int, np.integer)) or isinstance(count, bool) or count < 0:
+        if not isinstance(count, (int, np.integer)) or isinstance(count, bool):
+            raise ArgTypeError(f"For 'skip', 'count' must be an int >= 0, got {count!r}")
+        if count < 0:
             raise ValueError(f"For 'skip', 'count' must be an int >= 0, got {count!r}")
         self.count = int(count)
 
@@ -519,8 +547,11 @@ def _absolute_sizes(sizes: Sequence[Any], total: int) -> list[int]:
     if not isinstance(sizes, (list, tuple)) or not sizes:
         raise ValueError(f"For 'split', 'sizes' must be a non-empty list, got {sizes!r}")
     if all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in sizes):
-        if any(s <= 0 for s in sizes) or sum(sizes) != total:
+        if any(s <= 0 for s in sizes):
             raise ValueError(f"For 'split', integer sizes {list(sizes)} must be positive and sum to the "
+                             f"dataset size {total}")
+        if sum(sizes) != total:
+            raise DataError(f"For 'split', integer sizes {list(sizes)} must be positive and sum to the "
                              f"dataset size {total}")
         return [int(s) for s in sizes]
     if all(isinstance(s, float) for s in sizes):
@@ -541,7 +572,7 @@ def _absolute_sizes(sizes: Sequence[Any], total: int) -> list[int]:
     raise ValueError(f"For 'split', 'sizes' must be all ints or all floats, got {list(sizes)}")
 
 
-def split_dataset(dataset: Dataset, sizes: Sequence[Any], randomize: bool) -> list[Dataset]:
+def split_dataset(dataset: Dataset, sizes: Sequence[Any], randomize: bool) -> tuple[Dataset, ...]:
     """Implementation of :meth:`Dataset.split`."""
     total = dataset.get_dataset_size()
     if total < 0:
@@ -559,4 +590,27 @@ def split_dataset(dataset: Dataset, sizes: Sequence[Any], randomize: bool) -> li
     for size in parts:
         out.append(SplitNode(dataset, indices, start, start + size))
         start += size
-    return out
+    return tuple(out)
+
+
+def zip_datasets(datasets: tuple[Dataset, ...]) -> Dataset:
+    """``mindspore.dataset.zip``: rows of ``datasets`` side by side, as many as the shortest.
+
+    Arguments:
+        datasets: a tuple of datasets with distinct column names.
+
+    Returns:
+        The zipped dataset.
+
+    Example:
+        >>> import mindjax.dataset as ds
+        >>> a = ds.NumpySlicesDataset({"a": [1, 2]}, shuffle=False)
+        >>> b = ds.NumpySlicesDataset({"b": [3, 4, 5]}, shuffle=False)
+        >>> ds.zip((a, b)).get_col_names(), ds.zip((a, b)).get_dataset_size()
+        (['a', 'b'], 2)
+    """
+    if not isinstance(datasets, tuple):
+        raise ArgTypeError(f"For 'zip', 'datasets' must be a tuple of datasets, got {type(datasets).__name__}")
+    if not datasets:
+        raise ValueError("For 'zip', 'datasets' must not be empty")
+    return ZipNode(list(datasets))

@@ -14,7 +14,18 @@ import numpy as np
 
 from mindjax.dataset._grain import derive_seed
 
-__all__ = ["Row", "BuildContext", "to_row", "as_column_list", "check_positive_int"]
+__all__ = ["Row", "BuildContext", "to_row", "as_column_list", "check_positive_int", "ArgTypeError", "DataError"]
+
+
+class ArgTypeError(TypeError, ValueError):
+    """An argument of the wrong type: a ``TypeError`` as MindSpore's validators raise, also caught as ``ValueError``."""
+
+
+class DataError(RuntimeError, ValueError):
+    """Data that does not fit the pipeline (column counts, shapes, files, shard options).
+
+    MindSpore reports these from its C++ pipeline as ``RuntimeError``; this is also a ``ValueError``.
+    """
 
 
 class Row(tuple):
@@ -69,8 +80,8 @@ def to_row(item: Any, column_names: Sequence[str], who: str, index: int) -> Row:
     else:
         values = (item,)
     if len(values) != n:
-        raise ValueError(f"For '{who}', the source returned {len(values)} columns at sample index {index}, "
-                         f"but column_names {list(column_names)} names {n}")
+        raise DataError(f"For '{who}', the source returned {len(values)} columns at sample index {index}, "
+                        f"but column_names {list(column_names)} names {n}")
     return Row(tuple(v if isinstance(v, np.ndarray) else np.asarray(v) for v in values), index)
 
 
@@ -84,13 +95,15 @@ def as_column_list(value: Any, who: str, arg: str) -> list[str] | None:
         if len(set(value)) != len(value):
             raise ValueError(f"For '{who}', '{arg}' has duplicate names: {list(value)}")
         return list(value)
-    raise TypeError(f"For '{who}', '{arg}' must be a str or a non-empty list of str, got {value!r}")
+    raise ArgTypeError(f"For '{who}', '{arg}' must be a str or a non-empty list of str, got {value!r}")
 
 
 def check_positive_int(value: Any, who: str, arg: str, allow_none: bool = True) -> int | None:
     """Validate an optional positive int argument."""
     if value is None and allow_none:
         return None
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value <= 0:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise ArgTypeError(f"For '{who}', '{arg}' must be a positive int, got {value!r}")
+    if value <= 0:
         raise ValueError(f"For '{who}', '{arg}' must be a positive int, got {value!r}")
     return int(value)

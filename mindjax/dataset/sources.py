@@ -17,7 +17,8 @@ import numpy as np
 from mindjax.dataset._batched import GatherRows
 from mindjax.dataset._grain import IterableSourceIterDataset, permutation_position, permutation_positions
 from mindjax.dataset.dataset import Dataset, ceil_div
-from mindjax.dataset.rows import BuildContext, Row, as_column_list, check_positive_int, to_row
+from mindjax.dataset.rows import (ArgTypeError, BuildContext, DataError, Row, as_column_list, check_positive_int,
+                                  to_row)
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MappableSourceDataset", "SampledMapDataset"]
 
@@ -34,12 +35,14 @@ def _default_shards(num_shards: int | None, shard_id: int | None) -> tuple[int |
 
 def _check_shards(who: str, num_shards: Any, shard_id: Any) -> tuple[int | None, int | None]:
     if (num_shards is None) != (shard_id is None):
-        raise ValueError(f"For '{who}', 'num_shards' and 'shard_id' must be given together, "
+        raise DataError(f"For '{who}', 'num_shards' and 'shard_id' must be given together, "
                          f"got num_shards={num_shards!r}, shard_id={shard_id!r}")
     if num_shards is None:
         return None, None
     num_shards = check_positive_int(num_shards, who, "num_shards", allow_none=False)
-    if not isinstance(shard_id, (int, np.integer)) or isinstance(shard_id, bool) or not 0 <= shard_id < num_shards:
+    if not isinstance(shard_id, (int, np.integer)) or isinstance(shard_id, bool):
+        raise ArgTypeError(f"For '{who}', 'shard_id' must be an int in [0, {num_shards}), got {shard_id!r}")
+    if not 0 <= shard_id < num_shards:
         raise ValueError(f"For '{who}', 'shard_id' must be an int in [0, {num_shards}), got {shard_id!r}")
     return num_shards, int(shard_id)
 
@@ -134,7 +137,7 @@ class MappableSourceDataset(Dataset):
             raise ValueError(f"For '{self._name}', 'sampler' is not supported; use shuffle, num_samples, "
                              "num_shards and shard_id")
         if shuffle is not None and not isinstance(shuffle, bool):
-            raise ValueError(f"For '{self._name}', 'shuffle' must be a bool or None, got {shuffle!r}")
+            raise ArgTypeError(f"For '{self._name}', 'shuffle' must be a bool or None, got {shuffle!r}")
         self.num_samples = check_positive_int(num_samples, self._name, "num_samples")
         self.shuffle_flag = True if shuffle is None else shuffle
         self.num_shards, self.shard_id = _check_shards(self._name, *_default_shards(num_shards, shard_id))
@@ -330,7 +333,7 @@ class NumpySlicesDataset(GeneratorDataset):
             default_names = [str(k) for k in data.keys()]
             data = tuple(data.values())
         columns = tuple(data) if isinstance(data, tuple) else (data,)
-        if not columns:
+        if not columns or any(len(c) == 0 for c in columns if hasattr(c, "__len__")):
             raise ValueError("For 'NumpySlicesDataset', 'data' must not be empty")
         columns = tuple(c if isinstance(c, np.ndarray) else np.asarray(c) for c in columns)
         for k, c in enumerate(columns):
