@@ -165,10 +165,32 @@ class Dataset:
         finally:
             it.close()
 
-    def output_shapes(self, estimate: bool = False) -> list[list[int]]:
-        """The shape of each column in the first row (batch)."""
-        del estimate
-        return [list(np.shape(x)) for x in self._first_row()]
+    def output_shapes(self, estimate: bool = False) -> list[list[int | None]]:
+        """The shape of each column in the first row (batch).
+
+        Arguments:
+            estimate: read the whole epoch instead, and mark the dimensions
+                that vary between rows ``None`` (as MindSpore does).
+        """
+        if not isinstance(estimate, bool):
+            from mindjax.dataset.rows import ArgTypeError
+
+            raise ArgTypeError(f"For 'output_shapes', 'estimate' must be a bool, got {estimate!r}")
+        if not estimate:
+            return [list(np.shape(x)) for x in self._first_row()]
+        shapes: list[list[int | None]] | None = None
+        for row in as_iter_dataset(self._build(self._context(0), ())):
+            current = [list(np.shape(x)) for x in row]
+            if shapes is None:
+                shapes = current
+                continue
+            for k, (seen, now) in enumerate(zip(shapes, current)):
+                if len(seen) != len(now):
+                    raise RuntimeError(f"For 'output_shapes', column {k} changes rank between rows: {seen} and {now}")
+                shapes[k] = [a if a == b else None for a, b in zip(seen, now)]
+        if shapes is None:
+            raise RuntimeError(f"For '{self._name}', the dataset is empty, so it has no output shapes")
+        return shapes
 
     def output_types(self) -> list[np.dtype]:
         """The numpy dtype of each column in the first row (batch)."""

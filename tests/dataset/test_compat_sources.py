@@ -45,3 +45,11 @@ def test_mnist_and_cifar_columns_dtypes_and_default_usage_all(tmp_path):
     cifar = ds.Cifar10Dataset(str(tmp_path / "c"))
     assert cifar.get_dataset_size() == 7 and ds.Cifar10Dataset(str(tmp_path / "c"), usage="test").get_dataset_size() == 3
     assert cifar.output_types() == [np.uint8, np.uint32] and cifar.output_shapes() == [[32, 32, 3], []]
+
+
+def test_output_shapes_estimate_marks_varying_dimensions_none():
+    data = ds.NumpySlicesDataset({"n": [1, 2, 3]}, shuffle=False)
+    data = data.map(lambda n: (np.zeros((2, int(n))), n), input_columns="n", output_columns=["v", "n"])
+    assert data.output_shapes() == [[2, 1], []]
+    assert data.output_shapes(estimate=True) == [[2, None], []]
+    assert data.output_types() == [np.float64, np.int64]
