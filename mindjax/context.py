@@ -122,7 +122,7 @@ _PARALLEL_DEFAULTS: dict[str, Any] = {
     "global_rank": 0,
     "gradients_mean": False,
     "gradient_fp32_sync": True,
-    "search_mode": "sharding_propagation",
+    "search_mode": "recursive_programming",  # MindSpore 2.10's default
     "pipeline_stages": 1,
     "pipeline_result_broadcast": False,
     "enable_parallel_optimizer": False,
@@ -131,7 +131,6 @@ _PARALLEL_DEFAULTS: dict[str, Any] = {
     "full_batch": False,
     "strategy_ckpt_load_file": "",
     "strategy_ckpt_save_file": "",
-    "auto_parallel_search_mode": None,
     "loss_repeated_mean": True,
     "parameter_broadcast": False,
     "all_reduce_fusion_config": [],
@@ -140,12 +139,232 @@ _PARALLEL_DEFAULTS: dict[str, Any] = {
     "strategy_ckpt_config": {},
     "grad_accumulation_step": 1,
     "pipeline_config": {},
-    "memory_budget_bytes": None,
+    "pipeline_interleave": False,
+    "pipeline_scheduler": "1f1b",
+    "optimizer_weight_shard_size": -1,
+    "optimizer_weight_shard_aggregated_save": False,
+    "auto_pipeline": False,
+    "force_fp32_communication": False,
+    "dump_local_norm": False,
+    "dump_local_norm_path": "",
+    "dump_device_local_norm": False,
+    "communi_parallel_mode": "all_group_parallel",
+    "group_ckpt_save_file": "",
+    "pipeline_segments": 1,
+    "memory_budget_bytes": None,  # MindJAX: per-device memory budget of the AUTO_PARALLEL search
 }
-_PARALLEL: dict[str, Any] = dict(_PARALLEL_DEFAULTS)
+_PARALLEL: dict[str, Any] = {}
 # Keys the user set since the last reset: an unset device_num means "every device JAX sees".
 _PARALLEL_SET: set[str] = set()
-_SEARCH_MODES = ("sharding_propagation", "recursive_programming", "dynamic_programming")
+_SEARCH_MODES = ("recursive_programming", "dynamic_programming", "sharding_propagation")
+# Keys MindSpore only reads back through other keys (setting them is accepted).
+_SET_ONLY = {"pipeline_config", "parallel_optimizer_config", "group_ckpt_save_file", "pipeline_segments"}
+# Keys MindSpore reads back that are derived from others.
+_DERIVED = {"auto_parallel_search_mode", "sharding_propagation", "full_batch_is_set"}
+# Read back only: set through pipeline_config, as in MindSpore.
+_GET_ONLY = {"pipeline_interleave", "pipeline_scheduler"}
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "device_num": int, "global_rank": int, "gradients_mean": bool, "gradient_fp32_sync": bool,
+    "loss_repeated_mean": bool, "parallel_mode": str, "search_mode": str, "auto_parallel_search_mode": str,
+    "parameter_broadcast": bool, "strategy_ckpt_load_file": str, "strategy_ckpt_save_file": str,
+    "full_batch": bool, "enable_parallel_optimizer": bool, "grad_accumulation_step": int,
+    "all_reduce_fusion_config": list, "group_ckpt_save_file": str, "communi_parallel_mode": str,
+    "optimizer_weight_shard_size": int, "sharding_propagation": bool,
+    "optimizer_weight_shard_aggregated_save": bool, "enable_alltoall": bool, "comm_fusion": dict,
+    "strategy_ckpt_config": dict, "force_fp32_communication": bool, "pipeline_config": dict,
+    "parallel_optimizer_config": dict, "pipeline_stages": int, "pipeline_result_broadcast": bool,
+    "auto_pipeline": bool, "dump_local_norm": bool, "dump_local_norm_path": str,
+    "dump_device_local_norm": bool,
+}
+_OPTIMIZER_KEYS = ("gradient_accumulation_shard", "parallel_optimizer_threshold", "optimizer_weight_shard_size",
+                   "optimizer_level")
+_SCHEDULERS = ("1f1b", "gpipe")
+_COMM_FUSION_OPS = ("allreduce", "allgather", "reducescatter")
+
+
+def _fresh_defaults() -> dict[str, Any]:
+    values = dict(_PARALLEL_DEFAULTS)
+    # MindSpore returns these dicts filled in; fresh copies so user edits never leak into the defaults.
+    values["strategy_ckpt_config"] = {"load_file": "", "save_file": "", "only_trainable_params": True}
+    values["comm_fusion"] = {"openstate": True, **{op: {"mode": "auto", "config": None} for op in _COMM_FUSION_OPS}}
+    values["parallel_optimizer_config"] = {}
+    values["pipeline_config"] = {}
+    values["all_reduce_fusion_config"] = []
+    return values
+
+
+_PARALLEL.update(_fresh_defaults())
+
+
+def _fail(key: str, expected: str, value: Any, error: type = ValueError) -> None:
+    raise error(f"For 'set_auto_parallel_context', '{key}' must be {expected}, got {value!r}")
+
+
+def _check_type(key: str, value: Any) -> None:
+    expected = _TYPES.get(key)
+    if expected is None:
+        return
+    ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+    if not ok:
+        raise TypeError(f"For 'set_auto_parallel_context', the parameter '{key}' must be "
+                        f"{getattr(expected, '__name__', expected)}, but got {type(value).__name__} ({value!r})")
+
+
+def _set_dataset_strategy(value: Any) -> None:
+    from mindjax.parallel.layout import Layout  # the parallel layer sits above the context
+
+    if isinstance(value, str):
+        if value not in ("full_batch", "data_parallel"):
+            _fail("dataset_strategy", "'full_batch', 'data_parallel' or a tuple of strategies", value)
+        _PARALLEL["full_batch"] = value == "full_batch"
+        _PARALLEL["dataset_strategy"] = value
+        return
+    if not isinstance(value, tuple):
+        _fail("dataset_strategy", "a str or a tuple", type(value).__name__, TypeError)
+    if value and all(isinstance(v, Layout) for v in value):
+        _PARALLEL["dataset_strategy"] = value
+        return
+    for item in value:
+        if not isinstance(item, tuple) or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0
+                                                  for d in item):
+            _fail("dataset_strategy", "a tuple of tuples of positive ints (one per input) or of Layouts",
+                  value, TypeError)
+    # MindSpore hands a tuple strategy back as lists.
+    _PARALLEL["dataset_strategy"] = [list(item) for item in value]
+
+
+def _set_parallel_optimizer_config(value: dict[str, Any]) -> None:
+    unknown = [k for k in value if k not in _OPTIMIZER_KEYS]
+    if unknown:
+        raise ValueError(f"For 'set_auto_parallel_context', 'parallel_optimizer_config' has unknown keys "
+                         f"{unknown}; known: {list(_OPTIMIZER_KEYS)}")
+    level = value.get("optimizer_level")
+    if level == "level3":
+        raise NotImplementedError("For 'set_auto_parallel_context', parallel_optimizer_config['optimizer_level'] "
+                                  "'level3' (weights sharded too) is not supported; use 'level2', or shard the "
+                                  "weights with Cell.shard(parameter_plan=...) or AUTO_PARALLEL")
+    if level is not None and level not in ("level1", "level2"):
+        raise ValueError(f"For 'set_auto_parallel_context', parallel_optimizer_config['optimizer_level'] must be "
+                         f"one of ['level1', 'level2'], got {level!r}")
+    if "gradient_accumulation_shard" in value and not isinstance(value["gradient_accumulation_shard"], bool):
+        _fail("parallel_optimizer_config['gradient_accumulation_shard']", "a bool",
+              value["gradient_accumulation_shard"], TypeError)
+    threshold = value.get("parallel_optimizer_threshold", 0)
+    if not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 0:
+        _fail("parallel_optimizer_config['parallel_optimizer_threshold']", "a non-negative int", threshold)
+    size = value.get("optimizer_weight_shard_size", -1)
+    if not isinstance(size, int) or isinstance(size, bool) or (size != -1 and size < 1):
+        _fail("parallel_optimizer_config['optimizer_weight_shard_size']", "-1 or a positive int", size)
+    if "optimizer_weight_shard_size" in value:
+        _PARALLEL["optimizer_weight_shard_size"] = size
+    merged = dict(_PARALLEL["parallel_optimizer_config"])
+    merged.update(value)
+    _PARALLEL["parallel_optimizer_config"] = merged
+
+
+def _set_pipeline_config(value: dict[str, Any]) -> None:
+    unknown = [k for k in value if k not in ("pipeline_interleave", "pipeline_scheduler")]
+    if unknown:
+        raise ValueError(f"For 'set_auto_parallel_context', 'pipeline_config' has unknown keys {unknown}; "
+                         f"known: ['pipeline_interleave', 'pipeline_scheduler']")
+    interleave = value.get("pipeline_interleave", _PARALLEL["pipeline_interleave"])
+    if not isinstance(interleave, bool):
+        _fail("pipeline_config['pipeline_interleave']", "a bool", interleave, TypeError)
+    scheduler = value.get("pipeline_scheduler", _PARALLEL["pipeline_scheduler"])
+    if scheduler not in _SCHEDULERS:
+        _fail("pipeline_config['pipeline_scheduler']", f"one of {list(_SCHEDULERS)}", scheduler)
+    _PARALLEL["pipeline_interleave"] = interleave
+    _PARALLEL["pipeline_scheduler"] = scheduler
+    _PARALLEL["pipeline_config"] = {"pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
+
+
+def _set_comm_fusion(value: dict[str, Any]) -> None:
+    merged = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _PARALLEL["comm_fusion"].items()}
+    for op, config in value.items():
+        if op == "openstate":
+            if not isinstance(config, bool):
+                _fail("comm_fusion['openstate']", "a bool", config, TypeError)
+            merged[op] = config
+            continue
+        if op not in _COMM_FUSION_OPS:
+            raise KeyError(f"For 'set_auto_parallel_context', 'comm_fusion' keys must be 'openstate' or one of "
+                           f"{list(_COMM_FUSION_OPS)}, got {op!r}")
+        if not isinstance(config, dict) or config.get("mode", "auto") not in ("auto", "size", "index"):
+            _fail(f"comm_fusion['{op}']", "a dict with 'mode' in 'auto', 'size', 'index' and a 'config'", config)
+        merged[op] = {"mode": config.get("mode", "auto"), "config": config.get("config")}
+    _PARALLEL["comm_fusion"] = merged
+
+
+def _set_strategy_ckpt_config(value: dict[str, Any]) -> None:
+    unknown = [k for k in value if k not in ("load_file", "save_file", "only_trainable_params")]
+    if unknown:
+        raise KeyError(f"For 'set_auto_parallel_context', 'strategy_ckpt_config' has unknown keys {unknown}; "
+                       f"known: ['load_file', 'save_file', 'only_trainable_params']")
+    merged = dict(_PARALLEL["strategy_ckpt_config"])
+    merged.update(value)
+    _PARALLEL["strategy_ckpt_config"] = merged
+    _PARALLEL["strategy_ckpt_load_file"] = merged["load_file"]
+    _PARALLEL["strategy_ckpt_save_file"] = merged["save_file"]
+
+
+def _set_one(key: str, value: Any) -> None:
+    if key == "parallel_mode":
+        try:
+            value = ParallelMode(str(value).lower()).value
+        except ValueError:
+            raise ValueError(f"For 'set_auto_parallel_context', 'parallel_mode' must be one of "
+                             f"{[m.value for m in ParallelMode]}, got {value!r}") from None
+    elif key in ("search_mode", "auto_parallel_search_mode"):
+        if value not in _SEARCH_MODES:
+            raise ValueError(f"For 'set_auto_parallel_context', 'search_mode' must be one of "
+                             f"{list(_SEARCH_MODES)}, got {value!r}")
+        key = "search_mode"
+    elif key == "sharding_propagation":
+        # MindSpore's older switch: True selects the sharding-propagation search.
+        if value:
+            _PARALLEL["search_mode"] = "sharding_propagation"
+        return
+    elif key in ("device_num", "pipeline_stages"):
+        if value < 1:
+            raise ValueError(f"For 'set_auto_parallel_context', '{key}' must be a positive int, got {value!r}")
+        if key == "device_num" and value > 4096:
+            _fail("device_num", "in [1, 4096]", value)
+    elif key == "global_rank" and not 0 <= value <= 4095:
+        _fail("global_rank", "in [0, 4095]", value)
+    elif key == "grad_accumulation_step":
+        if value < 1:
+            raise ValueError(f"For 'set_auto_parallel_context', 'grad_accumulation_step' must be a positive int, "
+                             f"got {value!r}")
+        if value > 1:
+            raise ValueError("For 'set_auto_parallel_context', 'grad_accumulation_step' is deprecated in "
+                             "MindSpore 2.x: wrap the network in nn.GradAccumulationCell(network, micro_size) "
+                             "instead")
+    elif key == "optimizer_weight_shard_size" and value != -1 and value < 1:
+        _fail("optimizer_weight_shard_size", "-1 or a positive int", value)
+    elif key == "full_batch":
+        _PARALLEL["dataset_strategy"] = "full_batch" if value else "data_parallel"
+        _PARALLEL_SET.add("full_batch_is_set")
+    elif key == "dataset_strategy":
+        _set_dataset_strategy(value)
+        return
+    elif key == "parallel_optimizer_config":
+        _set_parallel_optimizer_config(value)
+        return
+    elif key == "pipeline_config":
+        _set_pipeline_config(value)
+        return
+    elif key == "comm_fusion":
+        _set_comm_fusion(value)
+        return
+    elif key == "strategy_ckpt_config":
+        _set_strategy_ckpt_config(value)
+        return
+    elif key in ("strategy_ckpt_load_file", "strategy_ckpt_save_file"):
+        _PARALLEL["strategy_ckpt_config"] = dict(_PARALLEL["strategy_ckpt_config"],
+                                                 **{key[len("strategy_ckpt_"):]: value})
+    elif key == "all_reduce_fusion_config":
+        value = list(value)
+    _PARALLEL[key] = value
 
 
 def set_auto_parallel_context(**kwargs: Any) -> None:
@@ -155,41 +374,59 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
         parallel_mode: a :class:`ParallelMode` or its string.
         device_num: number of devices taking part (default: every device JAX sees).
         gradients_mean, search_mode, pipeline_stages, enable_parallel_optimizer,
-        dataset_strategy, full_batch, ...: as in MindSpore.
+        parallel_optimizer_config, pipeline_config, dataset_strategy,
+        full_batch, strategy_ckpt_config, comm_fusion, ...: as in MindSpore
+        2.10, with its types, checks and read-back forms (a tuple
+        ``dataset_strategy`` reads back as lists; ``full_batch`` and the
+        string ``dataset_strategy`` set each other).
+        memory_budget_bytes: MindJAX's per-device memory budget for the
+            AUTO_PARALLEL search.
 
     Raises:
-        ValueError: an unknown key or value.
+        ValueError: an unknown key or a bad value; TypeError: a value of the wrong type.
     """
     for key, value in kwargs.items():
-        if key not in _PARALLEL_DEFAULTS:
+        settable = (set(_PARALLEL_DEFAULTS) | _DERIVED) - _GET_ONLY - {"full_batch_is_set"}
+        if key not in settable:
             raise ValueError(f"For 'set_auto_parallel_context', the keyword argument '{key}' is not "
-                             f"recognized; known keys: {', '.join(sorted(_PARALLEL_DEFAULTS))}")
-        if key == "parallel_mode":
-            try:
-                value = ParallelMode(str(value).lower()).value
-            except ValueError:
-                raise ValueError(f"For 'set_auto_parallel_context', 'parallel_mode' must be one of "
-                                 f"{[m.value for m in ParallelMode]}, got {value!r}") from None
-        elif key == "search_mode" and value not in _SEARCH_MODES:
-            raise ValueError(f"For 'set_auto_parallel_context', 'search_mode' must be one of "
-                             f"{list(_SEARCH_MODES)}, got {value!r}")
-        elif key in ("device_num", "pipeline_stages", "grad_accumulation_step") and (
-                not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            raise ValueError(f"For 'set_auto_parallel_context', '{key}' must be a positive int, "
-                             f"got {value!r}")
-        _PARALLEL[key] = value
+                             f"recognized; known keys: {', '.join(sorted(settable))}")
+        _check_type(key, value)
+        _set_one(key, value)
         _PARALLEL_SET.add(key)
 
 
 def get_auto_parallel_context(attr_key: str) -> Any:
-    """Read one value set by :func:`set_auto_parallel_context`."""
+    """Read one value set by :func:`set_auto_parallel_context` (MindSpore's defaults otherwise).
+
+    Arguments:
+        attr_key: a key of :func:`set_auto_parallel_context`, or one MindSpore
+            derives: ``auto_parallel_search_mode``, ``sharding_propagation``,
+            ``full_batch_is_set``, ``pipeline_interleave``, ``pipeline_scheduler``.
+
+    Returns:
+        the value, in MindSpore's type (dicts and lists as copies).
+
+    Raises:
+        ValueError: an unknown key.
+    """
+    if attr_key == "auto_parallel_search_mode":
+        return _PARALLEL["search_mode"]
+    if attr_key == "sharding_propagation":
+        return False  # MindSpore keeps this deprecated switch off even when search_mode selects propagation
+    if attr_key == "full_batch_is_set":
+        return "full_batch_is_set" in _PARALLEL_SET
     if attr_key not in _PARALLEL:
         raise ValueError(f"For 'get_auto_parallel_context', the key '{attr_key}' is not recognized")
-    return _PARALLEL[attr_key]
+    value = _PARALLEL[attr_key]
+    if isinstance(value, dict):
+        return {k: (dict(v) if isinstance(v, dict) else v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [list(v) if isinstance(v, list) else v for v in value]
+    return value
 
 
 def reset_auto_parallel_context() -> None:
     """Restore every parallel setting to its default."""
     _PARALLEL.clear()
-    _PARALLEL.update(_PARALLEL_DEFAULTS)
+    _PARALLEL.update(_fresh_defaults())
     _PARALLEL_SET.clear()

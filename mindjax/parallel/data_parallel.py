@@ -27,6 +27,7 @@ from mindjax import context
 from mindjax.cells.wrap import cell_wrapper as _cell_wrapper
 from mindjax.common.variable import Variable
 from mindjax.parallel import mesh as _mesh
+from mindjax.parallel.layout import Layout
 from mindjax.parallel.shard import place
 from mindjax.parallel.strategy import tensor_spec
 
@@ -52,16 +53,23 @@ def batch_sharding_for(shape: Sequence[int], index: int = 0, dim: int = 0, who: 
         ValueError: the batch dimension does not divide over the devices.
     """
     shape = tuple(shape)
-    if context._PARALLEL["full_batch"] and context._PARALLEL["parallel_mode"] != "data_parallel":
-        return _mesh.replicated()
     strategy = context._PARALLEL["dataset_strategy"]
+    # A per-input strategy wins over full_batch, as in MindSpore (it shards the dataset itself).
     if isinstance(strategy, (tuple, list)):
         if index >= len(strategy):
             raise ValueError(f"For '{who}', 'dataset_strategy' describes {len(strategy)} input(s) but the "
                              f"batch has more (input {index} of shape {shape})")
-        item = (1,) * dim + tuple(strategy[index])  # a sink block's leading step axis is not split
+        item = strategy[index]
+        if isinstance(item, Layout):
+            if dim:  # a sink block's leading step axis is not split
+                item = Layout(item.device_matrix, item.alias_name)("None", *[
+                    names if len(names) > 1 else (names[0] if names else "None") for names in item.tensor_axes])
+        else:
+            item = (1,) * dim + tuple(item)
         spec = tensor_spec("dataset_strategy", None, "dataset_strategy", (item,), [shape], 0)
         return _mesh.named_sharding(spec)
+    if context._PARALLEL["full_batch"] and context._PARALLEL["parallel_mode"] != "data_parallel":
+        return _mesh.replicated()
     if len(shape) <= dim:
         return _mesh.replicated()
     devices = _mesh.get_device_num()
@@ -113,7 +121,15 @@ def constrain_batch(batch: Sequence[Any], dim: int = 0) -> tuple[Any, ...]:
 
 
 def state_sharding(var: Variable) -> NamedSharding:
-    """A state Variable's sharding: its ``parameter_plan`` sharding, else replicated."""
+    """A state Variable's sharding: its ``parameter_plan`` sharding, else replicated.
+
+    An optimizer state follows the Parameter it was cloned from (MindSpore lays
+    a state out as its weight), also when the weight got its layout later.
+    """
+    followed = getattr(var, "_followed_layout", None)
+    source = followed() if followed is not None else None
+    if source is not None:
+        var = source
     sharding = getattr(var, "sharding", None) if hasattr(var, "__dict__") else None
     if isinstance(sharding, NamedSharding) and _mesh.is_device_mesh(sharding.mesh):
         return sharding

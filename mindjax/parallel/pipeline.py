@@ -262,8 +262,7 @@ class PipelineCell(Cell):
         """The schedule in use: ``"gpipe"`` or ``"1f1b"``."""
         if self.__dict__["_schedule"]:
             return self.__dict__["_schedule"]
-        config = context.get_auto_parallel_context("pipeline_config") or {}
-        return str(config.get("pipeline_scheduler", "1f1b")).lower()
+        return str(context.get_auto_parallel_context("pipeline_scheduler")).lower()
 
     def construct(self, *inputs: Any) -> Any:
         return self._run(inputs)
