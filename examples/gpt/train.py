@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["MODES", "auto_plan_summary", "main", "parse_args", "sample", "semi_auto_plan",
-           "shard_states_like_parameters", "train_one"]
+           "train_one"]
 
 MODES = ("stand_alone", "data_parallel", "semi_auto", "auto")
 
@@ -115,41 +115,6 @@ def auto_plan_summary(strategy: dict[str, Any], input_specs: list[Any]) -> str:
     return "\n".join(lines)
 
 
-def _adopt_plan_layouts(auto_net: Any) -> None:
-    """Give each Parameter the layout the auto-parallel plan chose, so ``Model`` keeps it between steps.
-
-    ``Model`` lays out its state from each Parameter's ``sharding`` (replicated
-    when unset); the plan's layouts live on the plan, so copy them over.
-    """
-    from jax.sharding import NamedSharding
-
-    plan = auto_net.plan
-    params = {p.name: p for p in auto_net.get_parameters()}
-    for name, spec in plan.param_specs.items():
-        if name in params:
-            params[name].sharding = NamedSharding(plan.mesh, spec)
-
-
-def shard_states_like_parameters(optimizer: Any, params: list[Any]) -> int:
-    """Lay each optimizer state (``moment1.<name>`` ...) out as its Parameter.
-
-    MindSpore gives an optimizer's per-parameter states the parameter's layout;
-    here the cloned states carry no ``sharding``, so ``Model`` would keep them
-    replicated and update the sharded tables through a replicated copy.
-
-    Returns:
-        how many states were given a layout.
-    """
-    by_name = {p.name: p for p in params if getattr(p, "sharding", None) is not None}
-    done = 0
-    for state in optimizer.get_parameters():
-        owner = by_name.get(state.name.split(".", 1)[-1])
-        if owner is not None and state is not owner and tuple(state.shape) == tuple(owner.shape):
-            state.sharding = owner.sharding
-            done += 1
-    return done
-
-
 def train_one(args: argparse.Namespace, mode: str) -> dict[str, Any]:
     """Train in one parallel mode; return the loss curve, timings and the plan text."""
     import numpy as np
@@ -181,11 +146,9 @@ def train_one(args: argparse.Namespace, mode: str) -> dict[str, Any]:
     elif mode == "auto":
         first = next(iter(data.create_tuple_iterator(num_epochs=1)))
         network = auto_parallel(network, *[np.asarray(x) for x in first])
-        _adopt_plan_layouts(network)
         plan = auto_plan_summary(get_strategy(network), network.plan.input_specs)
     lr = nn.cosine_decay_lr(args.lr * 0.1, args.lr, args.steps, 1, args.steps)
     opt = nn.AdamWeightDecay(network.trainable_params(), learning_rate=lr, weight_decay=0.01)
-    shard_states_like_parameters(opt, network.trainable_params())
     model = Model(network, optimizer=opt)
 
     losses: list[float] = []

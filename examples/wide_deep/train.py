@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["main", "parse_args", "shard_states_like_parameters"]
+__all__ = ["main", "parse_args"]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -45,26 +45,6 @@ def _set_device_count(n: int) -> None:
         flags = os.environ.get("XLA_FLAGS", "")
         if "xla_force_host_platform_device_count" not in flags:
             os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={n}".strip()
-
-
-def shard_states_like_parameters(optimizer: Any, params: list[Any]) -> int:
-    """Lay each optimizer state (``moment1.<name>`` ...) out as its Parameter.
-
-    MindSpore gives an optimizer's per-parameter states the parameter's layout;
-    here the cloned states carry no ``sharding``, so ``Model`` would keep them
-    replicated and update the sharded tables through a replicated copy.
-
-    Returns:
-        how many states were given a layout.
-    """
-    by_name = {p.name: p for p in params if getattr(p, "sharding", None) is not None}
-    done = 0
-    for state in optimizer.get_parameters():
-        owner = by_name.get(state.name.split(".", 1)[-1])
-        if owner is not None and state is not owner and tuple(state.shape) == tuple(owner.shape):
-            state.sharding = owner.sharding
-            done += 1
-    return done
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -103,7 +83,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     network = WideDeepWithLoss(net)
     # The zoo trains the wide part with FTRL and the deep part with Adam; Adam for both here.
     opt = nn.Adam(network.trainable_params(), learning_rate=args.lr)
-    shard_states_like_parameters(opt, network.trainable_params())
     model = Model(network, optimizer=opt)
 
     losses: list[float] = []

@@ -148,9 +148,22 @@ class Parameter(Variable):
                          layerwise_parallel=self.layerwise_parallel,
                          parallel_optimizer=self.parallel_optimizer)
         twin.__dict__["_named_by_user"] = self._named_by_user
-        # Optimizer states are clones of their Parameters: they share its layout.
+        # Optimizer states are clones of their Parameters: they share its layout, also one set on
+        # the Parameter after cloning (see ``_followed_layout``).
         twin.__dict__["sharding"] = self.__dict__.get("sharding")
+        twin.__dict__["_layout_source"] = (self, twin.__dict__["sharding"])
         return twin
+
+    def _followed_layout(self) -> "Parameter | None":
+        """The Parameter whose layout this one follows: the original of a clone (an optimizer state).
+
+        A clone follows its original's current ``sharding`` until a layout is set
+        on the clone itself.
+        """
+        source = self.__dict__.get("_layout_source")
+        if source is None or self.__dict__.get("sharding") is not source[1]:
+            return None
+        return source[0] if tuple(source[0].shape) == self.shape else None
 
     # -- array behaviour ----------------------------------------------------
     @property

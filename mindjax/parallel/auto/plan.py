@@ -515,14 +515,22 @@ class AutoParallelCell(Cell):
 
 
 def _place_parameters(plan: Plan) -> None:
-    """Lay each Parameter out as the plan says (done once, outside any trace)."""
+    """Lay each Parameter out as the plan says (done once, outside any trace).
+
+    The layout is also recorded as the Parameter's ``sharding``, so a training
+    step (``Model``, ``TrainOneStepCell``) keeps it between steps, and the
+    optimizer states cloned from the Parameter follow it.
+    """
     program = plan.program
     for var, name in zip(program.variables, program.names):
         spec = plan.param_specs.get(name)
         raw = var._raw
         if spec is None or raw is None or isinstance(raw, jax.core.Tracer):
             continue
-        object.__setattr__(var, "_raw", jax.device_put(raw, NamedSharding(plan.mesh, spec)))
+        sharding = NamedSharding(plan.mesh, spec)
+        if "sharding" in var.__dict__:
+            var.__dict__["sharding"] = sharding
+        object.__setattr__(var, "_raw", jax.device_put(raw, sharding))
 
 
 def auto_parallel(network: Cell, *inputs: Any, mesh: Mesh | None = None,

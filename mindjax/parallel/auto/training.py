@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import jax
-from jax.sharding import NamedSharding
 
 from mindjax import context
 from mindjax.cells.cell import Cell
@@ -50,27 +49,6 @@ def _states_per_weight(cell: Cell) -> int:
     return max(counts) if counts else 1
 
 
-def _lay_out_state(cell: Cell, plan: Any) -> None:
-    """Give each Parameter and its optimizer states the plan's sharding."""
-    by_name = {}
-    for var, name in zip(plan.program.variables, plan.program.names):
-        spec = plan.param_specs.get(name)
-        if spec is not None:
-            sharding = NamedSharding(plan.mesh, spec)
-            var.__dict__["sharding"] = sharding
-            by_name[name] = (tuple(var.shape), sharding)
-    for opt in _optimizers(cell):
-        ids = {id(w) for w in opt.parameters}
-        for state in opt.get_parameters():
-            if id(state) in ids:
-                continue
-            # Optimizer states are named "<prefix>.<weight name>" (MindSpore's clone).
-            for name, (shape, sharding) in by_name.items():
-                if state.name.endswith("." + name) and tuple(state.shape) == shape:
-                    state.__dict__["sharding"] = sharding
-                    break
-
-
 def prepare_train_cell(cell: Cell, batch: Sequence[Any], dim: int = 0) -> bool:
     """In ``AUTO_PARALLEL``, wrap ``cell``'s loss network in its searched plan (once).
 
@@ -96,12 +74,11 @@ def prepare_train_cell(cell: Cell, batch: Sequence[Any], dim: int = 0) -> bool:
     wrapped = AutoParallelCell(network, mesh=mesh, search_mode=mode, verify=True,
                                optimizer_states=states,
                                cost_model=CostModel(dict(mesh.shape), optimizer_states=states))
-    plan = wrapped.plan_for(*structs)
+    wrapped.plan_for(*structs)  # lays the Parameters out; their optimizer states follow
     # Registered by hand: assigning through Cell.__setattr__ would prefix the
     # Parameters' names when the owner uses auto_prefix.
     _, cells = cell._registries()
     cells["network"] = wrapped
     cell.__dict__["network"] = wrapped
     bump_structure_version()
-    _lay_out_state(cell, plan)
     return True
