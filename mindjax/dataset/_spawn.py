@@ -8,11 +8,13 @@ and iterate pipelines at module level, without an
 child would run the whole script again and die starting workers of its own;
 from an interactive session (no script file) a child cannot find the
 pipeline's functions at all. In both cases the Python work runs in threads
-instead, with one warning.
+instead, with one warning. Without a script and outside an interactive
+session (``python -c``, pytest-xdist workers) processes are safe.
 """
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import sys
 import warnings
@@ -51,13 +53,16 @@ def main_module_is_spawn_safe() -> bool:
     """Whether a spawned child can re-run ``__main__`` without re-running this call.
 
     True when the main script's module-level code reached here from inside its
-    ``__main__`` guard (or does not appear on the stack at all); false for an
-    unguarded script and for sessions without a script file.
+    ``__main__`` guard (or does not appear on the stack at all), and when there
+    is no script to re-run; false for an unguarded script and for interactive
+    sessions (IPython, Jupyter, the REPL).
     """
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
     if not path:
-        return False
+        # Nothing to re-run (``python -c``, pytest-xdist workers), unless this is an interactive
+        # session whose functions live in ``__main__``, where a child cannot find them.
+        return not (hasattr(builtins, "__IPYTHON__") or hasattr(sys, "ps1") or sys.flags.interactive)
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__":

@@ -9,6 +9,7 @@ processes, sources shard by process unless told otherwise.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable, Iterator, Sequence
 
 import grain
@@ -138,7 +139,8 @@ class MappableSourceDataset(Dataset):
                              "num_shards and shard_id")
         if shuffle is not None and not isinstance(shuffle, bool):
             raise ArgTypeError(f"For '{self._name}', 'shuffle' must be a bool or None, got {shuffle!r}")
-        self.num_samples = check_positive_int(num_samples, self._name, "num_samples")
+        # MindSpore reads num_samples=0 as "all the samples".
+        self.num_samples = check_positive_int(None if num_samples == 0 else num_samples, self._name, "num_samples")
         self.shuffle_flag = True if shuffle is None else shuffle
         self.num_shards, self.shard_id = _check_shards(self._name, *_default_shards(num_shards, shard_id))
         self._reader: Any = None
@@ -257,8 +259,10 @@ class GeneratorDataset(MappableSourceDataset):
             raise TypeError("For 'GeneratorDataset', 'source' must be random-access, iterable, or a function "
                             f"returning an iterator, got {type(source).__name__}")
         if not self._random_access and shuffle:
-            raise ValueError("For 'GeneratorDataset', shuffle=True needs a random-access source "
-                             "(__getitem__ and __len__); shuffle the iterable with .shuffle(buffer_size)")
+            # MindSpore ignores it silently; say so, since the rows then come in source order.
+            warnings.warn("For 'GeneratorDataset', shuffle=True is ignored: the source is not random-access "
+                          "(__getitem__ and __len__); shuffle the iterable with .shuffle(buffer_size)",
+                          stacklevel=2)
         super().__init__(num_samples, num_parallel_workers, shuffle if self._random_access else False,
                          num_shards, shard_id, sampler, python_multiprocessing)
         self.source = source

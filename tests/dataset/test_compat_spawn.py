@@ -48,3 +48,13 @@ def test_main_guard_ranges_are_found(tmp_path):
 def test_pytest_main_module_allows_processes():
     # pytest's own entry point is guarded, so pipelines built in tests keep their worker processes.
     assert _spawn.main_module_is_spawn_safe()
+
+
+def test_no_script_allows_processes_except_in_interactive_sessions(monkeypatch):
+    import builtins
+    import types
+
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))  # python -c, xdist workers
+    assert _spawn.main_module_is_spawn_safe()
+    monkeypatch.setattr(builtins, "__IPYTHON__", True, raising=False)  # IPython / Jupyter
+    assert not _spawn.main_module_is_spawn_safe()

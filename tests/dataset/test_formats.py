@@ -130,7 +130,7 @@ def test_image_folder_labels_sorted_folders_and_decodes(tmp_path):
     assert raw.get_dataset_size() == 4 and raw.get_class_indexing() == {"cat": 0, "dog": 1}
     got = rows(raw)
     assert got[0][0].ndim == 1 and got[0][0].dtype == np.uint8
-    assert [int(r[1]) for r in got] == [0, 0, 1, 1] and got[0][1].dtype == np.uint32
+    assert [int(r[1]) for r in got] == [0, 0, 1, 1] and got[0][1].dtype == np.int32  # as MindSpore's C++ schema
     decoded = rows(ds.ImageFolderDataset(str(tmp_path), shuffle=False, extensions=[".png"], decode=True))
     assert decoded[0][0].shape == (4, 5, 3)
     np.testing.assert_array_equal(decoded[3][0][0, 0], [0, 255, 0])

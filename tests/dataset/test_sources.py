@@ -79,10 +79,16 @@ def test_generator_argument_errors():
         ds.GeneratorDataset(_RandomAccess(3), "x", num_shards=2)
     with pytest.raises(ValueError, match=r"'shard_id' must be an int in \[0, 2\), got 2"):
         ds.GeneratorDataset(_RandomAccess(3), "x", num_shards=2, shard_id=2)
-    with pytest.raises(ValueError, match="shuffle=True needs a random-access source"):
-        ds.GeneratorDataset(iter([1, 2]), "x", shuffle=True)
-    with pytest.raises(ValueError, match="'num_samples' must be a positive int, got 0"):
-        ds.GeneratorDataset(_RandomAccess(3), "x", num_samples=0)
+    with pytest.raises(ValueError, match="'num_samples' must be a positive int, got -1"):
+        ds.GeneratorDataset(_RandomAccess(3), "x", num_samples=-1)
+
+
+def test_generator_accepts_what_mindspore_accepts():
+    # shuffle=True on an iterable is ignored with a warning; num_samples=0 means all samples (as MindSpore).
+    with pytest.warns(UserWarning, match="shuffle=True is ignored: the source is not random-access"):
+        data = ds.GeneratorDataset([(np.array(i),) for i in range(3)].__iter__, "x", shuffle=True)
+    assert [int(r[0]) for r in rows(data)] == [0, 1, 2]
+    assert ds.GeneratorDataset(_RandomAccess(3), "x", num_samples=0).get_dataset_size() == 3
 
 
 def test_generator_wrong_column_count_names_sample():
