@@ -50,6 +50,25 @@ from mindjax.parallel.auto.graph import TracedProgram, _bind, trace_cell
 __all__ = ["PipelineCell", "pipeline_schedule_1f1b"]
 
 _AXIS = "stage"
+_REPLICA_AXIS = "stage_replica"
+
+
+def _stage_mesh(stages: int, where: str) -> Mesh:
+    """A ``(stage, stage_replica)`` mesh over every device of the parallel context, in rank order.
+
+    The whole device set takes part, so the program runs on the same devices
+    as the rest of the step (MindSpore's ``device_num=8, pipeline_stages=2``
+    gives each stage 4 devices); the devices of one stage hold the same
+    values and run the same stage.
+    """
+    from mindjax.parallel import mesh as _mesh  # the mesh module reads the context
+
+    # Stand-alone runs hold their state on one device; the pipeline only needs one per stage.
+    devices = (_mesh.get_devices() if context._PARALLEL["parallel_mode"] != "stand_alone"
+               else jax.devices()[:stages])
+    if len(devices) % stages:
+        raise ValueError(f"{where}, pipeline_stages={stages} must divide the device number {len(devices)}")
+    return Mesh(np.array(devices, dtype=object).reshape(stages, -1), (_AXIS, _REPLICA_AXIS))
 
 
 def _stage_of_cells(network: Cell) -> dict[str, int]:
@@ -291,7 +310,7 @@ class PipelineCell(Cell):
         if key not in cache:
             program = trace_cell(self.network, shapes)
             ids = _partition(program, _stage_of_cells(self.network), stages, self._where())
-            mesh = Mesh(np.array(jax.devices()[:stages]), (_AXIS,))
+            mesh = _stage_mesh(stages, self._where())
             cache[key] = (_Staged(program, ids, stages), mesh)
         return cache[key]
 
