@@ -339,8 +339,16 @@ def _gpipe(fns: list[Any], staged: _Staged, mesh: Mesh, values: list[Any], batch
             buf, acc = carry
             m = jnp.clip(t - s, 0, micro - 1)
             valid = (t - s >= 0) & (t - s < micro)
-            out, loss = lax.switch(s, fns, buf, [x[m] for x in mbs], vals)
-            acc = acc + jnp.where(valid & (s == stages - 1), loss, 0.0)
+            # A stage idle this tick runs nothing: computing it on the empty buffer and masking the
+            # result would let a 0/0 there (a loss normalised by label weights) poison the gradients.
+            def live(_: Any) -> tuple[Any, Any]:
+                return lax.switch(s, fns, buf, [x[m] for x in mbs], vals)
+
+            def idle(_: Any) -> tuple[Any, Any]:
+                return jnp.zeros((staged.width,), jnp.float32), jnp.zeros((), jnp.float32)
+
+            out, loss = lax.cond(valid, live, idle, None)
+            acc = acc + jnp.where(s == stages - 1, loss, 0.0)
             nxt = lax.ppermute(out, _AXIS, [(i, i + 1) for i in range(stages - 1)])
             return (nxt, acc), None
 

@@ -44,7 +44,7 @@ def _train(pipeline, scheduler="1f1b"):
     return recorder.losses
 
 
-@pytest.mark.parametrize("scheduler", ["1f1b"])
+@pytest.mark.parametrize("scheduler", ["1f1b", "gpipe"])
 def test_two_stages_on_eight_devices_train_like_one_device(scheduler):
     np.testing.assert_allclose(_train(True, scheduler), _train(False), rtol=1e-5)
 
