@@ -10,6 +10,11 @@ from mindjax.parallel import data_parallel, optimizer_parallel
 from mindjax.parallel.data_parallel import shard_batch
 from mindjax.parallel.auto import auto_parallel, get_strategy, search_plan
 from mindjax.parallel.pipeline import PipelineCell
+from mindjax.parallel import algo, unsupported
+from mindjax.parallel.algo import *  # noqa: F401,F403
+from mindjax.parallel.grad_reducer import DistributedGradReducer
+from mindjax.parallel.unsupported import *  # noqa: F401,F403
 
 __all__ = (["Layout", "shard", "shard_cell", "place", "strategies_active", "shard_batch",
-            "auto_parallel", "get_strategy", "search_plan", "PipelineCell"] + list(mesh.__all__))
+            "auto_parallel", "get_strategy", "search_plan", "PipelineCell", "DistributedGradReducer"]
+           + list(mesh.__all__) + list(algo.__all__) + list(unsupported.__all__))
