@@ -26,7 +26,8 @@ import jax
 
 __all__ = ["GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP", "MCCL_WORLD_COMM_GROUP",
            "init", "release", "get_rank", "get_group_size", "get_local_rank", "get_local_rank_size",
-           "get_process_group_ranks", "is_initialized"]
+           "get_process_group_ranks", "is_initialized", "create_group", "destroy_group", "get_comm_name",
+           "get_world_rank_from_group_rank", "get_group_rank_from_world_rank"]
 
 HCCL_WORLD_COMM_GROUP = "hccl_world_group"
 NCCL_WORLD_COMM_GROUP = "nccl_world_group"
@@ -44,6 +45,8 @@ class GlobalComm:
     INITED = False
 
 
+# User groups (create_group): name -> world ranks (processes), in the order given.
+_GROUPS: dict[str, list[int]] = {}
 _STATE: dict[str, Any] = {"rank": 0, "size": 1, "local_rank": 0, "local_size": 1, "distributed": False}
 
 
@@ -143,29 +146,115 @@ def release() -> None:
     if _STATE["distributed"] and jax.distributed.is_initialized():
         jax.distributed.shutdown()
     _STATE.update(rank=0, size=1, local_rank=0, local_size=1, distributed=False)
+    _GROUPS.clear()
     GlobalComm.INITED = False
 
 
 def _check_group(who: str, group: str) -> None:
     if not isinstance(group, str):
         raise TypeError(f"For '{who}', 'group' must be a str, got {type(group).__name__}")
-    if group not in _WORLD_GROUPS:
-        raise ValueError(f"For '{who}', only the world group ({', '.join(_WORLD_GROUPS)}) is supported, "
-                         f"got {group!r}")
+    if group not in _WORLD_GROUPS and group not in _GROUPS:
+        raise ValueError(f"For '{who}', the group {group!r} does not exist: only the world group "
+                         f"({', '.join(_WORLD_GROUPS)}) and groups made by create_group are known")
     if not GlobalComm.INITED:
         raise RuntimeError(f"For '{who}', call mindjax.communication.init() first")
+
+
+def _ranks_of(group: str) -> list[int]:
+    return _GROUPS[group] if group in _GROUPS else list(range(_STATE["size"]))
+
+
+def create_group(group: str, rank_ids: list[int], options: Any = None) -> None:
+    """Name a group of ranks (MindSpore's ``create_group``); ranks count processes.
+
+    The group serves ``get_rank``/``get_group_size``/``get_process_group_ranks``
+    and the rank conversions. Collectives in a compiled program are laid out by
+    GSPMD over the mesh, not over such groups.
+
+    Arguments:
+        group: the new group's name.
+        rank_ids: the world ranks in it, at least 2 and each once.
+        options: accepted for MindSpore compatibility.
+
+    Raises:
+        TypeError, ValueError: a bad name, an existing or world group, or bad ranks.
+    """
+    if not GlobalComm.INITED:
+        raise RuntimeError("For 'create_group', call mindjax.communication.init() first")
+    if not isinstance(group, str) or not group:
+        raise TypeError(f"For 'create_group', 'group' must be a non-empty str, got {group!r}")
+    if group in _WORLD_GROUPS or group in _GROUPS:
+        raise ValueError(f"For 'create_group', the group {group!r} already exists")
+    if not isinstance(rank_ids, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in rank_ids):
+        raise TypeError(f"For 'create_group', 'rank_ids' must be a list of ints, got {rank_ids!r}")
+    if len(rank_ids) < 2 or len(set(rank_ids)) != len(rank_ids):
+        raise ValueError(f"For 'create_group', 'rank_ids' must hold at least 2 distinct ranks, got {rank_ids}")
+    bad = [r for r in rank_ids if not 0 <= r < _STATE["size"]]
+    if bad:
+        raise ValueError(f"For 'create_group', ranks {bad} are not in [0, {_STATE['size']}) (ranks count "
+                         f"processes: mindjax-run --worker_num N)")
+    _GROUPS[group] = list(rank_ids)
+
+
+def destroy_group(group: str) -> None:
+    """Forget a group made by :func:`create_group`.
+
+    Raises:
+        ValueError: the world group, or a group that does not exist.
+    """
+    if group in _WORLD_GROUPS:
+        raise ValueError(f"For 'destroy_group', the world group {group!r} can not be destroyed")
+    if group not in _GROUPS:
+        raise ValueError(f"For 'destroy_group', the group {group!r} does not exist")
+    del _GROUPS[group]
+
+
+def get_comm_name(group: str = HCCL_WORLD_COMM_GROUP) -> str:
+    """The group's communicator name (its group name here)."""
+    _check_group("get_comm_name", group)
+    return group
+
+
+def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
+    """The world rank of rank ``group_rank_id`` of ``group``.
+
+    Raises:
+        ValueError: a rank out of the group's range.
+    """
+    _check_group("get_world_rank_from_group_rank", group)
+    ranks = _ranks_of(group)
+    if not isinstance(group_rank_id, int) or not 0 <= group_rank_id < len(ranks):
+        raise ValueError(f"For 'get_world_rank_from_group_rank', 'group_rank_id' must be in [0, {len(ranks)}), "
+                         f"got {group_rank_id!r}")
+    return ranks[group_rank_id]
+
+
+def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
+    """The rank in ``group`` of world rank ``world_rank_id``.
+
+    Raises:
+        ValueError: a world rank that is not in the group.
+    """
+    _check_group("get_group_rank_from_world_rank", group)
+    ranks = _ranks_of(group)
+    if world_rank_id not in ranks:
+        raise ValueError(f"For 'get_group_rank_from_world_rank', world rank {world_rank_id!r} is not in group "
+                         f"{group!r} {ranks}")
+    return ranks.index(world_rank_id)
 
 
 def get_rank(group: str = HCCL_WORLD_COMM_GROUP) -> int:
     """This process's rank in the job (0 .. ``get_group_size() - 1``)."""
     _check_group("get_rank", group)
+    if group in _GROUPS:
+        return get_group_rank_from_world_rank(_STATE["rank"], group)
     return _STATE["rank"]
 
 
 def get_group_size(group: str = HCCL_WORLD_COMM_GROUP) -> int:
     """The number of processes in the job."""
     _check_group("get_group_size", group)
-    return _STATE["size"]
+    return len(_ranks_of(group))
 
 
 def get_local_rank(group: str = HCCL_WORLD_COMM_GROUP) -> int:
@@ -183,4 +272,4 @@ def get_local_rank_size(group: str = HCCL_WORLD_COMM_GROUP) -> int:
 def get_process_group_ranks(group: str = HCCL_WORLD_COMM_GROUP) -> list[int]:
     """The ranks of ``group`` (every rank for the world group)."""
     _check_group("get_process_group_ranks", group)
-    return list(range(_STATE["size"]))
+    return _ranks_of(group)
