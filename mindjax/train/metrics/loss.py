@@ -30,11 +30,13 @@ class Loss(Metric):
             loss = loss.reshape(1)
         if loss.ndim != 1:
             raise ValueError(f"For 'Loss.update', the loss must be a scalar or 1-D, got {loss.ndim} dimensions")
-        self._sum_loss += float(loss.mean(-1))
+        # Kept as a numpy scalar of the loss's dtype, as MindSpore does: eval() is then an
+        # np.float32 for a float32 loss, and the sum rounds the same way.
+        self._sum_loss += loss.mean(-1)
         self._total_num += 1
 
-    def eval(self) -> float:
-        """The average loss."""
+    def eval(self) -> Any:
+        """The average loss: a numpy scalar of the loss's dtype (``np.float32`` for a float32 loss)."""
         if self._total_num == 0:
             raise RuntimeError("The 'Loss' can not be calculated, because the number of samples is 0; call "
                                "update before eval")

@@ -99,13 +99,16 @@ class ROC(Metric):
         return [c[0] for c in curves], [c[1] for c in curves], [c[2] for c in curves]
 
 
-def auc(x: np.ndarray, y: np.ndarray, reorder: bool = False) -> float:
+def auc(x: np.ndarray, y: np.ndarray, reorder: bool = False) -> np.float64:
     """Area under a curve by the trapezoidal rule (for ROC: ``auc(fpr, tpr)``).
 
     Arguments:
         x: increasing (or decreasing) x coordinates.
         y: y coordinates.
         reorder: sort by ``x`` first.
+
+    Returns:
+        the area, a ``numpy.float64`` as MindSpore returns it.
     """
     if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
         raise TypeError(f"For 'auc', 'x' and 'y' must be numpy arrays, got {type(x).__name__} and "
@@ -128,4 +131,4 @@ def auc(x: np.ndarray, y: np.ndarray, reorder: bool = False) -> float:
             else:
                 raise ValueError("For 'auc', 'x' is neither increasing nor decreasing; pass reorder=True")
     trapezoid = getattr(np, "trapezoid", None) or np.trapz
-    return float(direction * trapezoid(y, x))
+    return np.float64(direction * trapezoid(y, x))
