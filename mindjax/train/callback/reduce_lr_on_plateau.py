@@ -72,12 +72,14 @@ class ReduceLROnPlateau(Callback):
         elif self.cooldown_counter <= 0:
             self.wait += 1
             if self.wait >= self.patience:
-                cur = float(np.asarray(lr).reshape(-1)[0])
+                # In the learning rate's own dtype, as MindSpore's Tensor arithmetic: the
+                # verbose line then prints 0.1, not 0.10000000149011612.
+                cur = np.asarray(lr).reshape(-1)[0]
                 if cur > self.min_lr:
-                    new_lr = max(cur * self.factor, self.min_lr)
+                    new_lr = max(cur * cur.dtype.type(self.factor), self.min_lr)
                     lr.set_data(jnp.full(lr.shape, new_lr, lr.dtype))
                     if self.verbose:
                         print(f"Epoch {cb_params.cur_epoch_num:05d}: ReduceLROnPlateau reducing learning "
-                              f"rate to {new_lr}.")
+                              f"rate to {new_lr!s}.")
                 self.cooldown_counter = self.cooldown
                 self.wait = 0
