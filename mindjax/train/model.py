@@ -358,6 +358,10 @@ class Model:
             callbacks.on_eval_step_end(run_context)
             self._update_metrics(outputs)
             if eval_loss is not None:
+                # MindSpore 2.10 makes a new Loss metric for every batch, so fit's
+                # 'eval_loss' (what EarlyStopping and ReduceLROnPlateau watch by
+                # default) is the loss of the last batch, not the mean.
+                eval_loss.clear()
                 eval_loss.update(outputs[self._eval_indexes[0]])
             if run_context.get_stop_requested():
                 break
