@@ -217,7 +217,7 @@ class Model:
         cb["_train_source"] = source
         if valid_infos and valid_infos[0] is not None:
             cb["_valid_source"] = DataSource(valid_infos[0], "Model.fit", "valid_dataset")
-        cb.compiled_step_text = lambda: self._train_program().lowered_text(cb.train_dataset_element)
+        cb.compiled_step_text = lambda: self._train_program().lowered_text(tuple(cb.train_dataset_element))
         self._train_network.set_train(True)
         try:
             with _CallbackList(cb.list_callback) as callback_list:
@@ -246,7 +246,8 @@ class Model:
                     raise ValueError(f"For 'Model.train', when 'loss_fn' is set each batch must have 2 elements "
                                      f"(data, label), got {len(batch)}")
                 cb["cur_step_num"] += 1
-                cb["train_dataset_element"] = batch
+                # A list, as MindSpore's tuple iterators yield each row.
+                cb["train_dataset_element"] = list(batch)
                 step_begin(run_context)
                 cb["net_outputs"] = program_for()(batch)
                 step_end(run_context)
@@ -351,7 +352,7 @@ class Model:
         self._eval_network.set_train(False)
         for batch in source.epoch():
             cb.cur_step_num += 1
-            cb.eval_dataset_element = batch
+            cb.eval_dataset_element = list(batch)
             callbacks.on_eval_step_begin(run_context)
             outputs = compiled_for_cell(self._eval_network)(*batch)
             cb.net_outputs = outputs

@@ -1,5 +1,5 @@
 """Model.fit against MindSpore 2.10: its eval_loss (the last batch's loss), EarlyStopping and
-ReduceLROnPlateau acting on it, their printed lines."""
+ReduceLROnPlateau acting on it, their printed lines, and the training rows callbacks see (lists)."""
 import os
 
 os.environ.setdefault("GLOG_v", "3")
@@ -56,6 +56,7 @@ def test_fit_eval_loss_is_the_last_batch_loss_and_plateau_callbacks_act_on_it_as
             assert g[key] == pytest.approx(w[key], rel=1e-5, abs=1e-6), key
     # The metric averages over batches; eval_loss is the last batch's loss only.
     assert any(abs(w["eval_loss"] - w["loss"]) > 1e-3 for w in want_seen)
+    assert got_types == want_types == {"list"}
     # restore_best_weights loads the whole training network, the learning rate included.
     assert got_lr == pytest.approx(want_lr, rel=1e-6)
     for name in want_w:
