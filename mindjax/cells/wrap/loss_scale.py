@@ -123,7 +123,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             inside the step), or a Tensor holding a fixed scale.
 
     Returns (of a call):
-        ``(loss, overflow, loss_scale)``: ``loss_scale`` is the scale used in this step.
+        ``(loss, overflow, loss_scale)``: ``loss_scale`` is the scale after this step's
+        update (what the next step uses), as MindSpore returns it.
     """
 
     def __init__(self, network: Cell, optimizer: Cell, scale_sense: Any) -> None:
@@ -168,4 +169,6 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         overflow = self.process_loss_scale(cond)
         state = collect_variables(self.optimizer)
         _apply_unless(overflow, lambda: self.optimizer(grads), state)
-        return loss, cond, scaling_sens
+        # MindSpore returns its scale_sense Parameter, which the update Cell has
+        # already written: the scale for the next step, not the one just used.
+        return loss, cond, jnp.asarray(self.scale_sense)
