@@ -60,17 +60,27 @@ class _IteratorLearningRate(LearningRateSchedule):
         self._owner = owner
         self.learning_rate = Parameter(learning_rate, name)
 
-    def construct(self, global_step: Any) -> Any:
-        table = jnp.asarray(self.learning_rate._value)
+    def check_step(self, global_step: Any) -> None:
+        """Raise when a concrete ``global_step`` is past the end of the list.
+
+        Raises:
+            RuntimeError: as MindSpore's Gather on an out-of-range step.
+        """
         step = jnp.asarray(_value(global_step))
-        if not isinstance(step, jax.core.Tracer):
-            last = int(np.max(np.asarray(step)))
-            if last >= table.shape[0]:
-                raise ValueError(f"For '{self._owner}', the 'learning_rate' list has {table.shape[0]} values "
-                                 f"but step {last} needs value {last}: give one learning rate per step")
+        if isinstance(step, jax.core.Tracer):
+            return
+        last = int(np.max(np.asarray(step)))
+        size = self.learning_rate.shape[0]
+        if last >= size:
+            raise RuntimeError(f"For '{self._owner}', the 'learning_rate' list has {size} values "
+                               f"but step {last} needs value {last}: give one learning rate per step")
+
+    def construct(self, global_step: Any) -> Any:
+        self.check_step(global_step)
         # Inside a compiled program the step is not known: a run past the end of
         # the list yields NaN (MindSpore raises at run time) rather than reusing a value.
-        return jnp.take(table, step, axis=0, mode="fill", fill_value=jnp.nan)
+        return jnp.take(jnp.asarray(self.learning_rate._value), jnp.asarray(_value(global_step)), axis=0,
+                        mode="fill", fill_value=jnp.nan)
 
 
 class _WrappedWeightDecay(Cell):
@@ -401,6 +411,11 @@ class Optimizer(Cell):
         """
         lr = self.learning_rate
         if self.dynamic_lr:
+            # Checked here too: in GRAPH mode the schedule below runs compiled, where
+            # a step past the list would read NaN instead of raising as MindSpore does.
+            for sched in (lr if self.is_group_lr else (lr,)):
+                if isinstance(sched, _IteratorLearningRate):
+                    sched.check_step(self.global_step)
             if self.is_group_lr:
                 return tuple(jnp.reshape(sched(self.global_step), ()) for sched in self.learning_rate)
             return jnp.reshape(self.learning_rate(self.global_step), ())
