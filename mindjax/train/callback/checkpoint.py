@@ -62,6 +62,12 @@ class CheckpointConfig:
                              "cannot both be 0")
         if not self.keep_checkpoint_max and not self.keep_checkpoint_per_n_minutes:
             self.keep_checkpoint_max = 1
+        # As MindSpore reports them: the time-based policy that a step/count policy
+        # overrides reads None.
+        if self.save_checkpoint_steps:
+            self.save_checkpoint_seconds = None
+        if self.keep_checkpoint_max:
+            self.keep_checkpoint_per_n_minutes = None
         if format not in ("ckpt", "safetensors"):
             raise ValueError(f"For 'CheckpointConfig', 'format' must be 'ckpt' or 'safetensors', got {format!r}")
         if not isinstance(crc_check, bool):
@@ -73,6 +79,7 @@ class CheckpointConfig:
         self.async_save = async_save
         self.saved_network = saved_network
         self.append_info = self._parse_append_info(append_info)
+        self._append_given = append_info is not None
         self.enc_key = enc_key
         self.enc_mode = enc_mode
         self.exception_save = exception_save
@@ -98,12 +105,19 @@ class CheckpointConfig:
                                  f"'step_num' or a dict, got {item!r}")
         return out
 
-    def get_checkpoint_policy(self) -> dict[str, int]:
-        """The saving policy as a dict."""
+    @property
+    def append_dict(self) -> dict[str, Any] | None:
+        """The extra entries saved in each file (MindSpore's name): ``{'epoch_num': 0, 'lr': 0.01}``;
+        ``None`` without ``append_info``."""
+        return self.append_info if self._append_given else None
+
+    def get_checkpoint_policy(self) -> dict[str, Any]:
+        """The saving policy as a dict, with ``saved_network`` as MindSpore's."""
         return {"save_checkpoint_steps": self.save_checkpoint_steps,
                 "save_checkpoint_seconds": self.save_checkpoint_seconds,
                 "keep_checkpoint_max": self.keep_checkpoint_max,
-                "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes}
+                "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes,
+                "saved_network": self.saved_network}
 
 
 def _save(network: Any, path: str, config: CheckpointConfig, append_dict: dict[str, Any]) -> None:
