@@ -27,6 +27,14 @@ from mindjax.train.serialization import (async_ckpt_thread_status, export, load,
                                          load_checkpoint_async, load_param_into_net, save_checkpoint)
 from mindjax import communication, parallel
 from mindjax.parallel import Layout, shard
+from mindjax.parallel.algo import get_algo_parameters, reset_algo_parameters, set_algo_parameters
+# MindSpore's top-level parallel helpers (each raises, naming what to use instead, except
+# sync_pipeline_shared_parameters, which has nothing to do here).
+from mindjax.parallel.unsupported import (build_searched_strategy, load_distributed_checkpoint,
+                                          load_segmented_checkpoints, merge_pipeline_strategys,
+                                          merge_sliced_parameter, parameter_broadcast, rank_list_for_transform,
+                                          restore_group_info_list, sync_pipeline_shared_parameters,
+                                          transform_checkpoint_by_rank, transform_checkpoints, unified_safetensors)
 from mindjax.train import Model
 
 __version__ = "0.1.0"

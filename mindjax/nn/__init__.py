@@ -1,7 +1,8 @@
 """``mindjax.nn``: MindSpore's ``mindspore.nn`` namespace.
 
 The Cells come from the ``cells`` layer; the metrics and ``GraphCell`` live in
-``train`` and ``PipelineCell`` in ``parallel``; all are re-exported here, as
+``train`` and the parallel wrappers (``PipelineCell``, ``DistributedGradReducer``,
+``GradAccumulationCell`` ...) in ``parallel``; all are re-exported here, as
 ``mindspore.nn`` exports them.
 """
 from mindjax.cells import *  # noqa: F401,F403
@@ -10,6 +11,9 @@ from mindjax.train.metrics import *  # noqa: F401,F403
 from mindjax.train.metrics import __all__ as _metrics_all
 from mindjax.train.serialization.export import GraphCell
 from mindjax.parallel.pipeline import PipelineCell
+from mindjax.parallel.grad_reducer import DistributedGradReducer
+from mindjax.parallel.micro_batch import GradAccumulationCell, MicroBatchInterleaved, PipelineGradReducer
 
 __all__ = (list(_cells_all) + [n for n in _metrics_all if n not in _cells_all]
-           + ["GraphCell", "PipelineCell"])
+           + ["GraphCell", "PipelineCell", "DistributedGradReducer", "GradAccumulationCell",
+              "MicroBatchInterleaved", "PipelineGradReducer"])
