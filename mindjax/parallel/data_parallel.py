@@ -2,7 +2,9 @@
 
 In ``DATA_PARALLEL`` the parameters are replicated and each batch is split
 along its first dimension over all devices; the gradient mean is then part of
-the sharded program (GSPMD inserts the all-reduce, XLA combines them). In the
+the sharded program (GSPMD inserts the all-reduce, XLA combines them). Without
+``gradients_mean`` (MindSpore's default) a training step takes the sum over
+the devices instead, as MindSpore's ``DistributedGradReducer`` does. In the
 semi-auto and auto modes the batch is split the same way unless
 ``dataset_strategy`` gives a strategy per input or ``full_batch`` is set, and
 each Parameter keeps the sharding its ``parameter_plan`` gave it.
@@ -186,4 +188,15 @@ def _layout_training_batch(inputs: tuple[Any, ...]) -> tuple[Any, ...]:
     return constrain_batch(inputs)
 
 
+def reduce_training_gradients(grads: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``TrainOneStepCell``'s gradient reduction in ``DATA_PARALLEL``/``HYBRID_PARALLEL`` (as MindSpore's
+    ``DistributedGradReducer`` there): the mean over the devices with ``gradients_mean``, else their sum."""
+    from mindjax.parallel.grad_reducer import device_reduction
+
+    if context._PARALLEL["parallel_mode"] not in ("data_parallel", "hybrid_parallel"):
+        return grads
+    return device_reduction(grads, bool(context._PARALLEL["gradients_mean"]), _mesh.get_device_num())
+
+
 _cell_wrapper._BATCH_LAYOUT[0] = _layout_training_batch
+_cell_wrapper._GRAD_REDUCTION[0] = reduce_training_gradients

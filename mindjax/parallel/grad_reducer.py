@@ -22,7 +22,7 @@ import jax.numpy as jnp
 from mindjax import context
 from mindjax.cells.cell import Cell
 
-__all__ = ["DistributedGradReducer"]
+__all__ = ["DistributedGradReducer", "device_reduction"]
 
 
 class DistributedGradReducer(Cell):
@@ -72,7 +72,15 @@ class DistributedGradReducer(Cell):
             raise ValueError(f"For 'DistributedGradReducer', expected {self._count} gradients (one per "
                              f"Parameter), got {len(grads)}")
         mean, degree = self._resolved()
-        if mean or degree == 1:
-            return grads
-        return tuple(jax.tree_util.tree_map(lambda g: g * jnp.asarray(degree, jnp.result_type(g)), g)
-                     for g in grads)
+        return device_reduction(grads, mean, degree)
+
+
+def device_reduction(grads: tuple[Any, ...], mean: bool, degree: int) -> tuple[Any, ...]:
+    """MindSpore's all-reduced gradients from the gradient of the global batch's mean loss.
+
+    The sharded program's gradient already is the mean over the ``degree``
+    devices; MindSpore's sum (``mean=False``) is that times ``degree``.
+    """
+    if mean or degree == 1:
+        return grads
+    return tuple(jax.tree_util.tree_map(lambda g: g * jnp.asarray(degree, jnp.result_type(g)), g) for g in grads)

@@ -93,6 +93,9 @@ def zero_sharding(shape: Sequence[int], base: NamedSharding | None = None) -> Na
 def sharded_grad_reducer(weights: Sequence[Variable],
                          shardings: Sequence[NamedSharding]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
     """A ``TrainOneStepCell.grad_reducer`` that splits each gradient as its optimizer state (ZeRO-2)."""
+    from mindjax.parallel.data_parallel import reduce_training_gradients
+
     def reducer(grads: tuple[Any, ...]) -> tuple[Any, ...]:
+        grads = reduce_training_gradients(grads)
         return tuple(jax.lax.with_sharding_constraint(g, s) for g, s in zip(grads, shardings))
     return reducer

@@ -31,3 +31,24 @@ def test_direct_train_one_step_cell_splits_the_batch_and_matches_one_device():
     hlo = compiled_for_cell(step).lower(x, y).compile().as_text()
     assert count(hlo, "all-reduce") >= 1
     assert "f32[2,4,6,6]" in hlo           # each of the 8 devices convolves 16 / 8 images
+
+
+def test_without_gradients_mean_the_step_sums_the_device_gradients_as_mindspore():
+    # MindSpore's default gradients_mean=False all-reduces a sum: 8 devices give 8x the mean gradient.
+    def one_step(lr, **parallel):
+        ms.reset_auto_parallel_context()
+        ms.set_context(mode=ms.GRAPH_MODE)
+        if parallel:
+            ms.set_auto_parallel_context(**parallel)
+        ms.set_seed(0)
+        net = LeNetish()
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), lr))
+        step(*batches(1)[0])
+        ms.reset_auto_parallel_context()
+        return [p.asnumpy() for p in net.trainable_params()]
+
+    summed = one_step(0.01, parallel_mode=ms.ParallelMode.DATA_PARALLEL)
+    assert ms.get_auto_parallel_context("gradients_mean") is False
+    for a, b in zip(summed, one_step(0.08)):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

@@ -126,6 +126,14 @@ class WithGradCell(Cell):
 # Set by mindjax.parallel.data_parallel (parallel sits above cells): lays a
 # training batch out over the devices in the parallel modes, identity otherwise.
 _BATCH_LAYOUT: list[Callable[[tuple[Any, ...]], tuple[Any, ...]] | None] = [None]
+# Set by mindjax.parallel.data_parallel: MindSpore's data-parallel gradient reduction of a
+# training step (the sharded program already gives the mean; without gradients_mean, the sum).
+_GRAD_REDUCTION: list[Callable[[tuple[Any, ...]], tuple[Any, ...]] | None] = [None]
+
+
+def _reduce_gradients(grads: tuple[Any, ...]) -> tuple[Any, ...]:
+    hook = _GRAD_REDUCTION[0]
+    return grads if hook is None else hook(grads)
 
 
 class TrainOneStepCell(Cell):
@@ -159,7 +167,7 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else float(sens)
         self.return_grad = return_grad
         # Data-parallel gradient reduction plugs in here (identity when stand-alone).
-        self.grad_reducer: Callable[[tuple[Any, ...]], tuple[Any, ...]] = lambda grads: grads
+        self.grad_reducer: Callable[[tuple[Any, ...]], tuple[Any, ...]] = _reduce_gradients
 
     def construct(self, *inputs: Any) -> Any:
         """Run one step on ``inputs`` and return the loss."""
