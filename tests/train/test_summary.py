@@ -46,7 +46,7 @@ def test_summary_collector_writes_loss_lr_metrics_histograms_and_hlo(tmp_path):
     assert all(np.isfinite(v.simple_value) for _, v in found["loss"])
     assert found["learning_rate"][0][1].simple_value == pytest.approx(0.05)
     assert [step for step, _ in found["eval/acc"]] == [4, 8]
-    hist = found["fc1.weight"][0][1].histo
+    hist = found["fc1.weight/auto"][0][1].histo
     assert hist.num == 64 and hist.min <= hist.max
     hlo_tags = [tag for tag in found if tag.startswith("compiled_step_hlo")]
     assert hlo_tags
@@ -84,3 +84,14 @@ def test_summary_collector_rejects_bad_arguments():
         SummaryCollector("./x", collect_freq=0)
     with pytest.raises(ValueError, match="unknown key 'collect_everything'"):
         SummaryCollector("./x", collect_specified_data={"collect_everything": True})
+
+
+@pytest.mark.parametrize("sink", [False, True])
+def test_summary_collector_records_the_rate_each_step_used_up_to_the_end_of_a_rate_list(tmp_path, sink):
+    rates = [0.1, 0.08, 0.06, 0.04]  # one per step: after the last step the list is used up
+    model, _, _ = make_model(lr=rates)
+    model.train(2, classification_batches(n_batches=2), callbacks=SummaryCollector(str(tmp_path), collect_freq=1),
+                dataset_sink_mode=sink)
+    found = _values(tmp_path)["learning_rate"]
+    expected = [(2, 0.1), (4, 0.06)] if sink else list(zip(range(1, 5), rates))
+    assert [(step, pytest.approx(rate)) for step, rate in expected] == [(s, v.simple_value) for s, v in found]

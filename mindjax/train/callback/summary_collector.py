@@ -24,13 +24,14 @@ class SummaryCollector(Callback):
             (every sink in sink mode).
         collect_specified_data: ``{'collect_metric': bool, 'collect_graph': bool,
             'histogram_regular': regex or None, ...}``; unspecified keys keep
-            their default (on) when ``keep_default_action``.
+            their default (on) when ``keep_default_action``. Histograms are of the
+            optimizer's weights matching ``histogram_regular`` (the first five when it is None).
         keep_default_action: collect the defaults besides the specified data.
         The remaining MindSpore arguments are accepted.
 
-    Tags written: ``loss``, ``learning_rate``, ``eval/<metric>``, each
-    Parameter's name (histograms, at epoch end) and ``compiled_step_hlo``
-    (text, once).
+    Tags written: ``loss``, ``learning_rate`` (the rate each recorded step
+    used), ``eval/<metric>``, ``<weight name>/auto`` (histograms, at epoch end,
+    as MindSpore names them) and ``compiled_step_hlo`` (text, once).
     """
 
     def __init__(self, summary_dir: str, collect_freq: int = 10, num_process: int = 32,
@@ -57,6 +58,7 @@ class SummaryCollector(Callback):
         self._record: Any = None
         self._graph_written = False
         self._last_step = 0
+        self._step_lr: float | None = None
 
     def _ensure_record(self) -> Any:
         if self._record is None:
@@ -69,6 +71,11 @@ class SummaryCollector(Callback):
         """Open the event file."""
         self._ensure_record()
         self._last_step = 0
+
+    def on_train_step_begin(self, run_context: RunContext) -> None:
+        """Read the learning rate the coming step (the first step of a sink) uses."""
+        if self._collect["collect_metric"]:
+            self._step_lr = self._learning_rate(run_context.original_args().get("optimizer"))
 
     def on_train_step_end(self, run_context: RunContext) -> None:
         """Record the loss and learning rate when due; the HLO once."""
@@ -85,7 +92,9 @@ class SummaryCollector(Callback):
             loss = _loss_value(cb_params.get("net_outputs"))
             if isinstance(loss, float):
                 record.add_value("scalar", "loss", loss)
-            lr = self._learning_rate(cb_params.get("optimizer"))
+            # After the step the optimizer already points at the next step's rate (past the
+            # end of a rate list after the last step): record the one the step used.
+            lr = self._step_lr
             if lr is not None:
                 record.add_value("scalar", "learning_rate", lr)
             self._last_step = step
@@ -105,11 +114,14 @@ class SummaryCollector(Callback):
         """Record parameter histograms and the evaluation metrics of ``fit``."""
         cb_params = run_context.original_args()
         record = self._ensure_record()
+        # As MindSpore: the optimized weights matching histogram_regular (the first five without
+        # one), tagged "<name>/auto" so that no weight can clash with the scalar tags.
         regular = self._collect["histogram_regular"]
-        pattern = re.compile(regular) if regular else None
-        for param in cb_params.train_network.get_parameters():
-            if param.requires_grad and (pattern is None or pattern.match(param.name)):
-                record.add_value("histogram", param.name, np.asarray(param._value))
+        optimizer = cb_params.get("optimizer")
+        weights = list(getattr(optimizer, "parameters", None) or [])
+        chosen = [p for p in weights if re.match(regular, p.name)] if regular else weights[:5]
+        for param in chosen:
+            record.add_value("histogram", f"{param.name}/auto", np.asarray(param._value))
         self._add_metrics(record, cb_params.get("metrics"))
         record.record(cb_params.cur_step_num)
         record.flush()
