@@ -246,6 +246,19 @@ def test_list_learning_rate_too_short_raises_naming_the_optimizer():
         opt(ones)
 
 
+def test_list_learning_rate_too_short_raises_in_a_compiled_step_and_keeps_the_weights():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = nn.Dense(2, 1)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), [0.1, 0.2]))
+    x, y = jnp.ones((4, 2), jnp.float32), jnp.zeros((4, 1), jnp.float32)
+    step(x, y)
+    step(x, y)
+    before = net.weight.asnumpy()
+    with pytest.raises(RuntimeError, match=r"For 'SGD', the 'learning_rate' list has 2 values but step 2"):
+        step(x, y)
+    np.testing.assert_array_equal(net.weight.asnumpy(), before)
+
+
 def test_get_lr_follows_the_schedule_and_groups():
     opt = nn.Momentum(_params(), nn.WarmUpLR(0.4, 4), 0.9)
     assert float(opt.get_lr()) == 0.0

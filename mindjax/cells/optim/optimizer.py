@@ -67,20 +67,26 @@ class _IteratorLearningRate(LearningRateSchedule):
             RuntimeError: as MindSpore's Gather on an out-of-range step.
         """
         step = jnp.asarray(_value(global_step))
-        if isinstance(step, jax.core.Tracer):
-            return
-        last = int(np.max(np.asarray(step)))
         size = self.learning_rate.shape[0]
+        if isinstance(step, jax.core.Tracer):
+            # Known only when the compiled step runs: a host callback raises then (the
+            # error reaches the caller at the step's result), only on a step past the end.
+            jax.lax.cond(jnp.max(step) >= size, lambda: jax.debug.callback(self._past_end, jnp.max(step)),
+                         lambda: None)
+            return
+        self._past_end(np.max(np.asarray(step)))
+
+    def _past_end(self, last: Any) -> None:
+        last, size = int(last), self.learning_rate.shape[0]
         if last >= size:
             raise RuntimeError(f"For '{self._owner}', the 'learning_rate' list has {size} values "
                                f"but step {last} needs value {last}: give one learning rate per step")
 
     def construct(self, global_step: Any) -> Any:
         self.check_step(global_step)
-        # Inside a compiled program the step is not known: a run past the end of
-        # the list yields NaN (MindSpore raises at run time) rather than reusing a value.
+        # Past the end the compiled step raises (above); the clipped read keeps NaN out of the weights.
         return jnp.take(jnp.asarray(self.learning_rate._value), jnp.asarray(_value(global_step)), axis=0,
-                        mode="fill", fill_value=jnp.nan)
+                        mode="clip")
 
 
 class _WrappedWeightDecay(Cell):
