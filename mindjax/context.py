@@ -342,7 +342,8 @@ def _set_one(key: str, value: Any) -> None:
     elif key == "optimizer_weight_shard_size" and value != -1 and value < 1:
         _fail("optimizer_weight_shard_size", "-1 or a positive int", value)
     elif key == "full_batch":
-        _PARALLEL["dataset_strategy"] = "full_batch" if value else "data_parallel"
+        if isinstance(_PARALLEL["dataset_strategy"], str):  # a per-input strategy wins over full_batch
+            _PARALLEL["dataset_strategy"] = "full_batch" if value else "data_parallel"
         _PARALLEL_SET.add("full_batch_is_set")
     elif key == "dataset_strategy":
         _set_dataset_strategy(value)

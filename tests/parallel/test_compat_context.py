@@ -41,6 +41,11 @@ def test_tuple_dataset_strategy_reads_back_as_lists_and_wins_over_full_batch():
     assert ms.get_auto_parallel_context("dataset_strategy") == [[2, 1], [2]]
     x, y = ms.parallel.shard_batch((np.zeros((8, 4), np.float32), np.zeros((8,), np.int32)))
     assert x.sharding.spec[0] == "d0" and y.sharding.spec[0] == "d0"
+    # Set after the strategy, in the same call or a later one, full_batch keeps it too.
+    ms.set_auto_parallel_context(dataset_strategy=((4, 1), (4,)), full_batch=False)
+    assert ms.get_auto_parallel_context("dataset_strategy") == [[4, 1], [4]]
+    ms.set_auto_parallel_context(full_batch=True)
+    assert ms.get_auto_parallel_context("dataset_strategy") == [[4, 1], [4]]
 
 
 def test_layout_dataset_strategy_splits_the_batch():
