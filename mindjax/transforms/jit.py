@@ -209,7 +209,7 @@ def _cell_signature(cell: Any) -> tuple[Any, ...]:
     sig = []
     for _, c in cell.cells_and_names():
         d = c.__dict__
-        sig.append((id(c), type(c), d["training"], d["_mixed_dtype"], d["_recompute"],
+        sig.append((id(c), type(c), d.get("_amp_policy"), d["training"], d["_mixed_dtype"], d["_recompute"],
                     tuple(d["_forward_pre_hooks"]), tuple(d["_forward_hooks"]),
                     tuple(d["_backward_hooks"]), tuple(d["_backward_pre_hooks"]),
                     tuple(id(p) for p in d["_params"].values())))

@@ -289,3 +289,22 @@ def test_o1_casts_functional_forms_of_white_listed_primitives_only(mode):
     np.testing.assert_allclose(matmul, _X @ _W, rtol=1e-6)
     # Outside a converted network the same functions run in float32.
     np.testing.assert_allclose(ops.mm(ms.Tensor(_X), ms.Tensor(_W)), _X @ _W, rtol=1e-6)
+
+
+class _Parent(nn.Cell):
+    def __init__(self, block):
+        super().__init__()
+        self.block = block
+
+    def construct(self, x):
+        return self.block(x)[1]
+
+
+def test_converting_a_network_again_retraces_its_compiled_parent():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    block = _PrimNet()
+    parent = _Parent(block)
+    amp.custom_mixed_precision(block, white_list=[ops.MatMul])
+    np.testing.assert_allclose(parent(ms.Tensor(_X)), _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)
+    amp.custom_mixed_precision(block, white_list=[ops.ReLU])  # MatMul back in float32
+    np.testing.assert_allclose(parent(ms.Tensor(_X)), _X @ _W, rtol=1e-6)
