@@ -72,10 +72,16 @@ class SummaryCollector(Callback):
         self._ensure_record()
         self._last_step = 0
 
+    def _due(self, cb_params: Any) -> bool:
+        step = cb_params.cur_step_num
+        return bool(cb_params.get("dataset_sink_mode")) or step - self._last_step >= self.collect_freq or step == 1
+
     def on_train_step_begin(self, run_context: RunContext) -> None:
-        """Read the learning rate the coming step (the first step of a sink) uses."""
-        if self._collect["collect_metric"]:
-            self._step_lr = self._learning_rate(run_context.original_args().get("optimizer"))
+        """Read the learning rate the coming step (the first step of a sink) uses, when it will be recorded."""
+        cb_params = run_context.original_args()
+        # Only then: reading it waits for the device, which would stall every step.
+        if self._collect["collect_metric"] and self._due(cb_params):
+            self._step_lr = self._learning_rate(cb_params.get("optimizer"))
 
     def on_train_step_end(self, run_context: RunContext) -> None:
         """Record the loss and learning rate when due; the HLO once."""
@@ -87,8 +93,7 @@ class SummaryCollector(Callback):
             if text_fn is not None:
                 record.add_value("text", "compiled_step_hlo", text_fn())
             self._graph_written = True
-        due = cb_params.get("dataset_sink_mode") or step - self._last_step >= self.collect_freq or step == 1
-        if self._collect["collect_metric"] and due:
+        if self._collect["collect_metric"] and self._due(cb_params):
             loss = _loss_value(cb_params.get("net_outputs"))
             if isinstance(loss, float):
                 record.add_value("scalar", "loss", loss)
