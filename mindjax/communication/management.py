@@ -272,4 +272,4 @@ def get_local_rank_size(group: str = HCCL_WORLD_COMM_GROUP) -> int:
 def get_process_group_ranks(group: str = HCCL_WORLD_COMM_GROUP) -> list[int]:
     """The ranks of ``group`` (every rank for the world group)."""
     _check_group("get_process_group_ranks", group)
-    return _ranks_of(group)
+    return list(_ranks_of(group))  # a copy: the caller's edits must not change the group

@@ -190,7 +190,12 @@ def _layout_training_batch(inputs: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def reduce_training_gradients(grads: tuple[Any, ...]) -> tuple[Any, ...]:
     """``TrainOneStepCell``'s gradient reduction in ``DATA_PARALLEL``/``HYBRID_PARALLEL`` (as MindSpore's
-    ``DistributedGradReducer`` there): the mean over the devices with ``gradients_mean``, else their sum."""
+    ``DistributedGradReducer`` there): the mean over the devices with ``gradients_mean``, else their sum.
+
+    The sum is MindSpore's for a loss that is a mean over the batch (each device's
+    loss is the mean of its slice); with a summed loss the sharded program's
+    gradient is already MindSpore's sum and ``gradients_mean=True`` should be used.
+    """
     from mindjax.parallel.grad_reducer import device_reduction
 
     if context._PARALLEL["parallel_mode"] not in ("data_parallel", "hybrid_parallel"):

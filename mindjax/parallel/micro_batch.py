@@ -110,8 +110,10 @@ class PipelineGradReducer(Cell):
 
     def __init__(self, parameters: Sequence[Any], scale_sense: float = 1.0, opt_shard: bool | None = None) -> None:
         super().__init__(auto_prefix=False)
-        if not isinstance(scale_sense, (int, float)) or isinstance(scale_sense, bool) or scale_sense <= 0:
-            raise ValueError(f"For 'PipelineGradReducer', 'scale_sense' must be a positive number, got {scale_sense!r}")
+        if not isinstance(scale_sense, (int, float)) or isinstance(scale_sense, bool):
+            raise TypeError(f"For 'PipelineGradReducer', 'scale_sense' must be a number, got {scale_sense!r}")
+        if scale_sense <= 0:
+            raise ValueError(f"For 'PipelineGradReducer', 'scale_sense' must be positive, got {scale_sense!r}")
         self._count = len(list(parameters))
         self.scale_sense = float(scale_sense)
         del opt_shard
