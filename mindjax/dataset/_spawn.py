@@ -18,6 +18,7 @@ import builtins
 import functools
 import sys
 import warnings
+from typing import Any, Sequence
 
 __all__: list[str] = []
 
@@ -49,7 +50,11 @@ def _guarded_lines(path: str) -> tuple[tuple[int, int], ...] | None:
     return tuple(ranges)
 
 
-def main_module_is_spawn_safe() -> bool:
+def _defined_in_main(obj: Any) -> bool:
+    return getattr(obj, "__module__", None) == "__main__" or type(obj).__module__ == "__main__"
+
+
+def main_module_is_spawn_safe(callables: Sequence[Any] = ()) -> bool:
     """Whether a spawned child can re-run ``__main__`` without re-running this call.
 
     True when the main script's module-level code reached here from inside its
@@ -61,8 +66,10 @@ def main_module_is_spawn_safe() -> bool:
     path = getattr(main, "__file__", None)
     if not path:
         # Nothing to re-run (``python -c``, pytest-xdist workers), unless this is an interactive
-        # session whose functions live in ``__main__``, where a child cannot find them.
-        return not (hasattr(builtins, "__IPYTHON__") or hasattr(sys, "ps1") or sys.flags.interactive)
+        # session, or the pipeline's Python code lives in ``__main__``: a child cannot find it.
+        if hasattr(builtins, "__IPYTHON__") or hasattr(sys, "ps1") or sys.flags.interactive:
+            return False
+        return not any(_defined_in_main(c) for c in callables)
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__":
@@ -74,10 +81,10 @@ def main_module_is_spawn_safe() -> bool:
     return True
 
 
-def processes_allowed() -> bool:
-    """:func:`main_module_is_spawn_safe`, warning once when it says no."""
+def processes_allowed(callables: Sequence[Any] = ()) -> bool:
+    """:func:`main_module_is_spawn_safe` for a pipeline's Python callables, warning once when it says no."""
     global _warned
-    if main_module_is_spawn_safe():
+    if main_module_is_spawn_safe(callables):
         return True
     if not _warned:
         _warned = True

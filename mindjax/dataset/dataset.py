@@ -107,6 +107,10 @@ class Dataset:
         """
         return True
 
+    def _python_callables(self) -> list[Any]:
+        """The user Python objects a worker process of this node would unpickle (sources, functions)."""
+        return []
+
     def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> Callable[[np.ndarray], Row] | None:
         """Reads many rows of this node's epoch at once (see ``_batched``), or ``None`` (row by row only)."""
         return None
@@ -333,7 +337,7 @@ class Dataset:
         if processes:
             from mindjax.dataset._spawn import processes_allowed
 
-            processes = processes_allowed()
+            processes = processes_allowed([c for n in self._walk() for c in n._python_callables()])
         return workers, processes
 
     def _reads_whole_batches(self) -> bool:

@@ -121,6 +121,9 @@ class MapNode(Dataset):
     def _runs_python(self) -> bool:
         return not self._batchable
 
+    def _python_callables(self) -> list[Any]:
+        return [op for op in self.operations if not isinstance(op, Transform)]
+
     def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> BatchReader | None:
         if not self._batchable:
             return None
@@ -226,6 +229,9 @@ class BatchNode(Dataset):
         self._child_names = columns
         self._inputs, self._outputs = inputs, outputs
         self._in_idx = [columns.index(c) for c in inputs]
+
+    def _python_callables(self) -> list[Any]:
+        return [self.per_batch_map] if self.per_batch_map is not None else []
 
     def _columns(self) -> list[str]:
         return self._names

@@ -270,6 +270,9 @@ class GeneratorDataset(MappableSourceDataset):
         self._column_names = names
         self._converts = True
 
+    def _python_callables(self) -> list[Any]:
+        return [self.source]
+
     def _mappable(self) -> bool:
         return self._random_access
 

@@ -58,3 +58,16 @@ def test_no_script_allows_processes_except_in_interactive_sessions(monkeypatch):
     assert _spawn.main_module_is_spawn_safe()
     monkeypatch.setattr(builtins, "__IPYTHON__", True, raising=False)  # IPython / Jupyter
     assert not _spawn.main_module_is_spawn_safe()
+
+
+def test_without_a_script_python_code_from_main_keeps_to_threads(monkeypatch):
+    import types
+
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+
+    def square(x):
+        return x * x
+
+    square.__module__ = "__main__"  # as a function typed into `python -c` or stdin
+    assert not _spawn.main_module_is_spawn_safe([square])
+    assert _spawn.main_module_is_spawn_safe([len])
