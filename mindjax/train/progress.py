@@ -58,11 +58,12 @@ class ProgressBar(Callback):
             return
         step = cb_params.cur_step_num
         self.last_loss = _loss_value(cb_params.get("net_outputs"))
-        elapsed = max(time.perf_counter() - self._start, 1e-9)
-        speed = (step - self._last_step) / elapsed
-        self._progress.update(self._task, completed=step, epoch=cb_params.get("cur_epoch_num", 1),
-                              loss=f"{self.last_loss:.4f}" if isinstance(self.last_loss, float) else "-",
-                              speed=f"{speed:.1f}")
+        fields = {"completed": step, "epoch": cb_params.get("cur_epoch_num", 1),
+                  "loss": f"{self.last_loss:.4f}" if isinstance(self.last_loss, float) else "-"}
+        if step > self._last_step:  # the closing refresh adds no step: keep the last speed
+            elapsed = max(time.perf_counter() - self._start, 1e-9)
+            fields["speed"] = f"{(step - self._last_step) / elapsed:.1f}"
+        self._progress.update(self._task, **fields)
         self._last_step = step
         self._start = time.perf_counter()
 

@@ -103,6 +103,7 @@ def test_time_monitor_and_progress_bar_report(capsys):
     assert out.count("Train epoch time:") == 2 and "per step time:" in out
     text = buffer.getvalue()
     assert "8/8" in text and "loss" in text and "step/s" in text
+    assert " 0.0 step/s" not in text.splitlines()[-1]  # the closing refresh keeps the last speed
     assert isinstance(bar.last_loss, float)
 
 
