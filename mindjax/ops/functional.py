@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from typing import Any, Callable, Sequence
 
 import jax
@@ -99,7 +100,21 @@ def _named(op: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 # Set by mindjax.train.amp while a Cell converted to mixed precision runs: that Cell's policy, an
 # object with ``covers(primitive class) -> bool`` and ``dtype``. A covered operator runs as MindSpore's
 # O1 rewrite runs it: floating Tensor inputs cast to ``dtype``, floating Tensor outputs cast to float32.
-_AMP_POLICY: list[Any] = [None]
+class _ThreadSlot:
+    """One value per thread, read and written as ``slot[0]`` (a converted Cell running in one
+    thread must not cast the operators another thread runs)."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def __getitem__(self, index: int) -> Any:
+        return getattr(self._local, "value", None)
+
+    def __setitem__(self, index: int, value: Any) -> None:
+        self._local.value = value
+
+
+_AMP_POLICY = _ThreadSlot()
 
 
 def _is_float_tensor(x: Any) -> bool:

@@ -308,3 +308,22 @@ def test_converting_a_network_again_retraces_its_compiled_parent():
     np.testing.assert_allclose(parent(ms.Tensor(_X)), _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)
     amp.custom_mixed_precision(block, white_list=[ops.ReLU])  # MatMul back in float32
     np.testing.assert_allclose(parent(ms.Tensor(_X)), _X @ _W, rtol=1e-6)
+
+
+def test_o1_policy_of_a_running_network_does_not_reach_other_threads():
+    import threading
+
+    seen = []
+    net = amp.auto_mixed_precision(_PrimNet(), "O1")
+
+    class _Spy(nn.Cell):
+        def construct(self, x):
+            # While this converted Cell runs, another thread's MatMul stays float32.
+            worker = threading.Thread(target=lambda: seen.append(ops.MatMul()(ms.Tensor(_X), ms.Tensor(_W))))
+            worker.start()
+            worker.join()
+            return x
+
+    net.block = amp.auto_mixed_precision(_Spy(), "O1")
+    net.block(ms.Tensor(_X))
+    np.testing.assert_allclose(seen[0], _X @ _W, rtol=1e-6)
