@@ -5,7 +5,9 @@ A random-access source is read through :class:`SampledMapDataset`, a grain
 permutation each epoch), shards by ``num_shards``/``shard_id`` (each shard
 gets ``ceil(n / num_shards)`` rows, the last wrapping around as MindSpore
 pads), and limits to ``num_samples``. Under ``jax.distributed`` with several
-processes, sources shard by process unless told otherwise.
+processes, sources shard by process unless told otherwise. A ``sampler``
+(see :mod:`mindjax.dataset.samplers`) replaces all of that: it gives each
+epoch's source positions as one array.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from mindjax.dataset._grain import IterableSourceIterDataset, permutation_positi
 from mindjax.dataset.dataset import Dataset, ceil_div
 from mindjax.dataset.rows import (ArgTypeError, BuildContext, DataError, Row, as_column_list, check_positive_int,
                                   to_row)
+from mindjax.dataset.samplers import BuiltinSampler, SubsetSampler
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MappableSourceDataset", "SampledMapDataset"]
 
@@ -75,16 +78,29 @@ class SampledMapDataset(grain.MapDataset):
         num_shards: shards, or ``None``.
         shard_id: this shard.
         num_samples: the limit, or ``None``.
+        sampler: a built-in sampler that gives this epoch's positions instead
+            (``shuffle_seed`` is then its seed; the shard and limit arguments are unused).
     """
 
     def __init__(self, read: Callable[[int], Row], n: int, shuffle_seed: int | None, num_shards: int | None,
-                 shard_id: int | None, num_samples: int | None) -> None:
+                 shard_id: int | None, num_samples: int | None, sampler: BuiltinSampler | None = None) -> None:
         super().__init__([])
         self._read, self._n, self._seed = read, int(n), shuffle_seed
         self._shards = num_shards or 1
         self._shard_id = shard_id or 0
-        self._len = sampled_length(n, num_shards, num_samples)
+        self._sampler = sampler
+        self._len = sampled_length(n, num_shards, num_samples) if sampler is None else sampler._epoch_size(n)
         self._cache: dict[str, Any] = {}
+
+    def _sampled(self) -> np.ndarray:
+        # Drawn once per epoch build, on first use; a rebuilt copy (a worker) draws the same array.
+        table = self._cache.get("sampled")
+        if table is None:
+            table = np.asarray(self._sampler._epoch_positions(self._n, self._seed), dtype=np.int64)
+            if len(table) != self._len:
+                raise RuntimeError(f"the sampler gave {len(table)} positions, expected {self._len}")
+            self._cache["sampled"] = table
+        return table
 
     def __len__(self) -> int:
         return self._len
@@ -92,6 +108,8 @@ class SampledMapDataset(grain.MapDataset):
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return self.slice(index)
+        if self._sampler is not None:
+            return self._read(int(self._sampled()[int(index) % max(self._len, 1)]))
         position = (self._shard_id + (int(index) % max(self._len, 1)) * self._shards) % self._n
         if self._seed is not None and self._n > 1:
             position = permutation_position(position, self._n, self._seed, self._cache)
@@ -99,6 +117,8 @@ class SampledMapDataset(grain.MapDataset):
 
     def positions(self, indices: np.ndarray) -> np.ndarray:
         """The source positions of rows ``indices`` (int64), as ``__getitem__`` reads them."""
+        if self._sampler is not None:
+            return self._sampled()[np.asarray(indices, dtype=np.int64) % max(self._len, 1)]
         position = (self._shard_id + (np.asarray(indices, dtype=np.int64) % max(self._len, 1)) * self._shards) % self._n
         if self._seed is not None and self._n > 1:
             position = permutation_positions(position, self._n, self._seed, self._cache)
@@ -121,6 +141,37 @@ def sampled_length(n: int, num_shards: int | None, num_samples: int | None) -> i
     return min(length, num_samples) if num_samples else length
 
 
+def _select_sampler(who: str, sampler: Any, num_samples: Any, shuffle: Any, num_shards: Any, shard_id: Any,
+                    list_takes_num_samples: bool) -> BuiltinSampler | None:
+    """The sampler a source uses for ``sampler=`` (``None``: shuffle, shards and ``num_samples`` decide).
+
+    As in MindSpore, a sampler excludes ``shuffle`` and sharding; it also excludes
+    ``num_samples``, except that ``GeneratorDataset`` limits an index list with it.
+    """
+    if sampler is None:
+        return None
+    if shuffle is not None:
+        raise DataError(f"For '{who}', sampler and shuffle cannot be specified at the same time, "
+                        f"got shuffle={shuffle!r}")
+    if num_shards is not None or shard_id is not None:
+        raise DataError(f"For '{who}', sampler and sharding cannot be specified at the same time, got "
+                        f"num_shards={num_shards!r}, shard_id={shard_id!r}; use ds.DistributedSampler")
+    if isinstance(sampler, BuiltinSampler):
+        if num_samples is not None:
+            raise DataError(f"For '{who}', sampler and num_samples cannot be specified at the same time, got "
+                            f"num_samples={num_samples!r}; give num_samples to the sampler")
+        return sampler
+    if num_samples is not None and not list_takes_num_samples:
+        raise DataError(f"For '{who}', sampler and num_samples cannot be specified at the same time, got "
+                        f"num_samples={num_samples!r}")
+    indexable = hasattr(sampler, "__iter__") or isinstance(sampler, (int, np.integer))
+    if isinstance(sampler, (str, bytes)) or not indexable:
+        raise ArgTypeError(f"For '{who}', 'sampler' must be a sampler from mindjax.dataset or an iterable of "
+                           f"indices, got {type(sampler).__name__}")
+    # A user iterable is read once here, so that every epoch and every worker sees the same indices.
+    return SubsetSampler(sampler, num_samples or None)
+
+
 class MappableSourceDataset(Dataset):
     """Base of random-access sources: shuffle, shards and ``num_samples`` as MindSpore defines them.
 
@@ -134,15 +185,18 @@ class MappableSourceDataset(Dataset):
                  num_shards: int | None, shard_id: int | None, sampler: Any = None,
                  python_multiprocessing: bool = False) -> None:
         super().__init__([], num_parallel_workers, python_multiprocessing)
-        if sampler is not None:
-            raise ValueError(f"For '{self._name}', 'sampler' is not supported; use shuffle, num_samples, "
-                             "num_shards and shard_id")
+        self.sampler = _select_sampler(self._name, sampler, num_samples, shuffle, num_shards, shard_id,
+                                       list_takes_num_samples=isinstance(self, GeneratorDataset))
+        if self.sampler is not None:
+            num_samples = shuffle = None
         if shuffle is not None and not isinstance(shuffle, bool):
             raise ArgTypeError(f"For '{self._name}', 'shuffle' must be a bool or None, got {shuffle!r}")
         # MindSpore reads num_samples=0 as "all the samples".
         self.num_samples = check_positive_int(None if num_samples == 0 else num_samples, self._name, "num_samples")
         self.shuffle_flag = True if shuffle is None else shuffle
-        self.num_shards, self.shard_id = _check_shards(self._name, *_default_shards(num_shards, shard_id))
+        if self.sampler is None:
+            num_shards, shard_id = _default_shards(num_shards, shard_id)
+        self.num_shards, self.shard_id = _check_shards(self._name, num_shards, shard_id)
         self._reader: Any = None
         self._column_names: list[str] = []
         self._converts = False
@@ -154,11 +208,15 @@ class MappableSourceDataset(Dataset):
         return True
 
     def _size(self) -> int:
+        if self.sampler is not None:
+            return self.sampler._epoch_size(len(self._reader))
         return sampled_length(len(self._reader), self.num_shards, self.num_samples)
 
     def _build(self, ctx: BuildContext, path: tuple[int, ...]) -> grain.MapDataset:
-        seed = ctx.seed_at(path) if self.shuffle_flag else None
         read = _ReadSample(self._reader, self._name, self._column_names, self._converts)
+        if self.sampler is not None:
+            return SampledMapDataset(read, len(self._reader), ctx.seed_at(path), None, None, None, self.sampler)
+        seed = ctx.seed_at(path) if self.shuffle_flag else None
         return SampledMapDataset(read, len(self._reader), seed, self.num_shards, self.shard_id, self.num_samples)
 
     def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> GatherRows | None:
@@ -227,7 +285,9 @@ class GeneratorDataset(MappableSourceDataset):
         num_parallel_workers: workers (capped at the cores).
         shuffle: shuffle random-access sources (default ``True`` for them); an
             iterable cannot be shuffled.
-        sampler: not supported.
+        sampler: a sampler from :mod:`mindjax.dataset.samplers`, or a list of
+            indices (limited by ``num_samples``), for random-access sources;
+            excludes ``shuffle`` and sharding.
         num_shards: split the data into this many shards...
         shard_id: ...and read this one.
         python_multiprocessing: with ``num_parallel_workers > 1``, read in worker processes.
@@ -258,6 +318,9 @@ class GeneratorDataset(MappableSourceDataset):
         if not self._random_access and not (hasattr(source, "__iter__") or callable(source)):
             raise TypeError("For 'GeneratorDataset', 'source' must be random-access, iterable, or a function "
                             f"returning an iterator, got {type(source).__name__}")
+        if not self._random_access and sampler is not None:
+            raise ValueError("For 'GeneratorDataset', 'sampler' needs a random-access source (__getitem__ and "
+                             f"__len__), got {type(source).__name__}")
         if not self._random_access and shuffle:
             # MindSpore ignores it silently; say so, since the rows then come in source order.
             warnings.warn("For 'GeneratorDataset', shuffle=True is ignored: the source is not random-access "
