@@ -14,11 +14,11 @@ from mindjax.dataset.image_folder import ImageFolderDataset
 from mindjax.dataset.iterators import DeviceIterator, TupleIterator
 from mindjax.dataset.mnist import MnistDataset
 from mindjax.dataset.ops import zip_datasets as zip  # noqa: A001 - mindspore.dataset.zip
-from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, SequentialSampler,
+from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
                                       SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
 from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = ["config", "transforms", "vision", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
            "MnistDataset", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
            "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
-           "WeightedRandomSampler", "PKSampler"]
+           "WeightedRandomSampler", "PKSampler", "Sampler"]

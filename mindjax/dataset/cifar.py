@@ -68,7 +68,8 @@ class Cifar10Dataset(MappableSourceDataset):
         num_samples: rows to read (per shard).
         num_parallel_workers: workers (capped at the cores).
         shuffle: shuffle (default ``True``).
-        sampler: not supported.
+        sampler: a sampler from ``mindjax.dataset`` (``DistributedSampler`` ...) or a list of
+            indices; excludes ``shuffle``, ``num_shards``/``shard_id`` and ``num_samples``.
         num_shards: number of shards...
         shard_id: ...and the one to read.
         cache: not supported (must be ``None``).

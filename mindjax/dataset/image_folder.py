@@ -49,7 +49,8 @@ class ImageFolderDataset(MappableSourceDataset):
         num_samples: rows to read (per shard).
         num_parallel_workers: workers (capped at the cores).
         shuffle: shuffle (default ``True``).
-        sampler: not supported.
+        sampler: a sampler from ``mindjax.dataset`` (``DistributedSampler`` ...) or a list of
+            indices; excludes ``shuffle``, ``num_shards``/``shard_id`` and ``num_samples``.
         extensions: file extensions to keep, e.g. ``[".jpg", ".png"]`` (default: all files).
         class_indexing: folder name to label; only those folders are read (default: sorted
             folder names numbered from 0).

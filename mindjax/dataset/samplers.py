@@ -23,7 +23,7 @@ import numpy as np
 
 from mindjax.dataset.rows import ArgTypeError, DataError
 
-__all__ = ["BuiltinSampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler",
+__all__ = ["BuiltinSampler", "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler",
            "SubsetRandomSampler", "WeightedRandomSampler", "PKSampler"]
 
 _INT64_MAX = 2 ** 63 - 1
@@ -263,6 +263,14 @@ def _as_indices(who: str, indices: Any, num_samples: int | None) -> list[int]:
     return [int(v) for v in values]
 
 
+def _in_range(who: str, values: list[int], n: int) -> np.ndarray:
+    indices = np.asarray(values, dtype=np.int64)
+    bad = indices[(indices < 0) | (indices >= n)]
+    if len(bad):
+        raise DataError(f"For '{who}', sample index {int(bad[0])} is out of range: the source has {n} rows")
+    return indices
+
+
 class SubsetSampler(BuiltinSampler):
     """The rows ``indices``, in that order.
 
@@ -282,12 +290,7 @@ class SubsetSampler(BuiltinSampler):
         return len(self.indices) if num_samples is None else min(len(self.indices), num_samples)
 
     def _checked(self, n: int) -> np.ndarray:
-        indices = np.asarray(self.indices, dtype=np.int64)
-        bad = indices[(indices < 0) | (indices >= n)]
-        if len(bad):
-            raise DataError(f"For '{type(self).__name__}', sample index {int(bad[0])} is out of range: "
-                            f"the source has {n} rows")
-        return indices
+        return _in_range(type(self).__name__, self.indices, n)
 
     def _own_size(self, n: int) -> int:
         return self._limit(len(self.indices))
@@ -298,6 +301,43 @@ class SubsetSampler(BuiltinSampler):
     def is_shuffled(self) -> bool:
         """``False``: the indices are read in order."""
         return False
+
+
+class Sampler(BuiltinSampler):
+    """Base of user-defined samplers (MindSpore's ``ds.Sampler``): ``__iter__`` yields row indices.
+
+    ``__iter__`` is called once per epoch, with ``self.dataset_size`` set to the
+    number of rows it samples from.
+
+    Arguments:
+        num_samples: read at most this many of the indices (``None``: all).
+
+    Example:
+        >>> import mindjax.dataset as ds
+        >>> class Reverse(ds.Sampler):
+        ...     def __iter__(self):
+        ...         return iter(range(self.dataset_size - 1, -1, -1))
+        >>> data = ds.NumpySlicesDataset({"x": [1, 2, 3]}, sampler=Reverse())
+        >>> [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+        [3, 2, 1]
+    """
+
+    def __init__(self, num_samples: int | None = None) -> None:
+        super().__init__(_check_num_samples(type(self).__name__, num_samples))
+        self.dataset_size = 0
+
+    def __iter__(self) -> Any:
+        raise NotImplementedError(f"For '{type(self).__name__}', a Sampler must define __iter__ yielding indices")
+
+    def _indices(self, n: int) -> np.ndarray:
+        self.dataset_size = n
+        return _in_range(type(self).__name__, _as_indices(type(self).__name__, iter(self), self.num_samples), n)
+
+    def _own_size(self, n: int) -> int:
+        return len(self._indices(n))
+
+    def _own_positions(self, n: int, seed: int | None) -> np.ndarray:
+        return self._indices(n)
 
 
 class SubsetRandomSampler(SubsetSampler):

@@ -208,3 +208,30 @@ def test_sampler_that_does_not_fit_the_source_raises_at_use():
         _slices(sampler=ds.SequentialSampler(start_index=10)).get_dataset_size()
     with pytest.raises(RuntimeError, match="there are 12 weights but the source has only 10 rows"):
         _epochs(_slices(sampler=ds.WeightedRandomSampler([1] * 12)), 1)
+
+
+class _EveryOther(ds.Sampler):
+    """A user sampler: every other row, from the end."""
+
+    def __iter__(self):
+        return iter(range(self.dataset_size - 1, -1, -2))
+
+
+def test_user_sampler_subclass_yields_the_rows_per_epoch():
+    data = ds.NumpySlicesDataset({"x": np.arange(7)}, sampler=_EveryOther())
+    assert data.get_dataset_size() == 4
+    rows = [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+    assert rows == [6, 4, 2, 0]
+    limited = ds.NumpySlicesDataset({"x": np.arange(7)}, sampler=_EveryOther(num_samples=2)).batch(2)
+    assert [r[0].tolist() for r in limited.create_tuple_iterator(output_numpy=True, num_epochs=1)] == [[6, 4]]
+
+
+def test_user_sampler_errors_name_the_sampler():
+    class Outside(ds.Sampler):
+        def __iter__(self):
+            return iter([0, 9])
+
+    with pytest.raises(RuntimeError, match="For 'Outside', sample index 9 is out of range: the source has 3 rows"):
+        list(ds.NumpySlicesDataset({"x": np.arange(3)}, sampler=Outside()).create_tuple_iterator(num_epochs=1))
+    with pytest.raises(NotImplementedError, match="a Sampler must define __iter__"):
+        ds.NumpySlicesDataset({"x": np.arange(3)}, sampler=ds.Sampler()).get_dataset_size()
