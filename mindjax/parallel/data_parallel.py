@@ -19,6 +19,7 @@ Example:
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import jax
@@ -200,7 +201,17 @@ def reduce_training_gradients(grads: tuple[Any, ...]) -> tuple[Any, ...]:
 
     if context._PARALLEL["parallel_mode"] not in ("data_parallel", "hybrid_parallel"):
         return grads
-    return device_reduction(grads, bool(context._PARALLEL["gradients_mean"]), _mesh.get_device_num())
+    mean, degree = bool(context._PARALLEL["gradients_mean"]), _mesh.get_device_num()
+    if not mean and degree > 1 and not _SUM_WARNED[0]:
+        _SUM_WARNED[0] = True
+        warnings.warn(f"{context._PARALLEL['parallel_mode'].upper()} with gradients_mean=False (MindSpore's "
+                      f"default): the gradients are summed over the {degree} devices, as MindSpore does; set "
+                      "gradients_mean=True for their mean (training equal to one device on the global batch)",
+                      UserWarning, stacklevel=2)
+    return device_reduction(grads, mean, degree)
+
+
+_SUM_WARNED = [False]
 
 
 _cell_wrapper._BATCH_LAYOUT[0] = _layout_training_batch

@@ -1,5 +1,6 @@
 """A TrainOneStepCell called directly is data parallel too (not only through Model)."""
 import numpy as np
+import pytest
 
 import mindjax as ms
 from mindjax import nn
@@ -48,7 +49,11 @@ def test_without_gradients_mean_the_step_sums_the_device_gradients_as_mindspore(
         ms.reset_auto_parallel_context()
         return [p.asnumpy() for p in net.trainable_params()]
 
-    summed = one_step(0.01, parallel_mode=ms.ParallelMode.DATA_PARALLEL)
+    from mindjax.parallel import data_parallel
+
+    data_parallel._SUM_WARNED[0] = False
+    with pytest.warns(UserWarning, match="gradients_mean=False .* summed over the 8 devices"):
+        summed = one_step(0.01, parallel_mode=ms.ParallelMode.DATA_PARALLEL)
     assert ms.get_auto_parallel_context("gradients_mean") is False
     for a, b in zip(summed, one_step(0.08)):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
