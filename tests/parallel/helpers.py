@@ -20,8 +20,8 @@ class LossRecorder(Callback):
         self.losses.append(float(np.asarray(run_context.original_args().net_outputs)))
 
 
-def train_lenet(optimizer="momentum", steps=3, sink=False, **parallel):
-    """Train LeNetish for ``steps`` batches from seed 0; return (losses, {name: params}, model)."""
+def train_lenet(optimizer="momentum", steps=3, sink=False, batch=16, **parallel):
+    """Train LeNetish for ``steps`` batches of ``batch`` from seed 0; return (losses, {name: params}, model)."""
     ms.reset_auto_parallel_context()
     ms.set_seed(0)
     if parallel:
@@ -32,7 +32,7 @@ def train_lenet(optimizer="momentum", steps=3, sink=False, **parallel):
            else nn.Adam(net.trainable_params(), 0.01))
     model = ms.Model(net, loss, opt)
     recorder = LossRecorder()
-    model.train(1, batches(steps), callbacks=[recorder], dataset_sink_mode=sink)
+    model.train(1, batches(steps, batch=batch), callbacks=[recorder], dataset_sink_mode=sink)
     return recorder.losses, {p.name: np.asarray(p) for p in net.trainable_params()}, model
 
 

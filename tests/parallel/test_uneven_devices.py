@@ -48,21 +48,6 @@ def _matmul_3x2():
     return out, a, b
 
 
-def _train(steps=2, batch=12, optimizer="momentum", **parallel):
-    ms.reset_auto_parallel_context()
-    ms.set_seed(0)
-    if parallel:
-        ms.set_auto_parallel_context(**parallel)
-    from tests.parallel.nets import LeNetish, batches
-
-    net = LeNetish()
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    model = ms.Model(net, loss, nn.Momentum(net.trainable_params(), 0.1, 0.9))
-    recorder = LossRecorder()
-    model.train(1, batches(steps, batch=batch), callbacks=[recorder], dataset_sink_mode=False)
-    return recorder.losses, {p.name: np.asarray(p) for p in net.trainable_params()}, net
-
-
 # -- device_num below the devices JAX sees ------------------------------------------------------
 
 def test_device_num_4_of_8_trains_data_parallel_as_one_device():
@@ -162,8 +147,10 @@ def _worker(devices: int) -> dict:
             ops.MatMul().shard(((4, 1), (1, 1)))(X, W)
         except ValueError as exc:
             report["bad_error"] = str(exc)
-        single, single_params, _ = _train()
-        parallel, params, net = _train(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        single, single_params, _ = train_lenet(steps=2, batch=12)
+        parallel, params, model = train_lenet(steps=2, batch=12, parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                              gradients_mean=True)
+        net = model.train_network.network.backbone_network
         report["losses"] = [single, parallel]
         report["params_err"] = max_rel_err(single_params, params)
         report["weight_devices"] = int(net.fc1.weight._value.sharding.mesh.size)
