@@ -7,8 +7,9 @@ from mindjax.cells.layers.normalization import *  # noqa: F401,F403
 from mindjax.cells.layers.pooling import *  # noqa: F401,F403
 from mindjax.cells.layers.rnn import *  # noqa: F401,F403
 from mindjax.cells.layers.transformer import *  # noqa: F401,F403
-from mindjax.cells.layers import (activation, basic, conv, embedding, normalization, pooling, rnn,
+from mindjax.cells.layers.extra import *  # noqa: F401,F403
+from mindjax.cells.layers import (activation, basic, conv, embedding, extra, normalization, pooling, rnn,
                                   transformer)
 
 __all__ = [name for mod in (activation, basic, conv, embedding, normalization, pooling, rnn,
-                            transformer) for name in mod.__all__]
+                            transformer, extra) for name in mod.__all__]
