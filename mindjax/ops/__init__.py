@@ -1,10 +1,17 @@
-"""``mindjax.ops``: functional ops, Primitive classes, and the grad family."""
+"""``mindjax.ops``: functional ops, Primitive classes, and the grad family.
+
+The submodules ``operations`` (Primitives), ``composite`` (HyperMap, MultitypeFuncGraph ...)
+and ``functional`` answer MindSpore's ``from mindspore.ops import operations as P``,
+``composite as C`` and ``functional as F`` (``F`` holds the ops of ``functional.py``;
+the newer ones are in ``ops`` itself).
+"""
 from mindjax.ops.functional import *  # noqa: F401,F403
 from mindjax.ops.primitives import *  # noqa: F401,F403
+from mindjax.ops.primitives_extra import *  # noqa: F401,F403
 from mindjax.ops.functional_math import *  # noqa: F401,F403
 from mindjax.ops.functional_array import *  # noqa: F401,F403
 from mindjax.ops.functional_random_nn import *  # noqa: F401,F403
-from mindjax.ops.primitives_extra import *  # noqa: F401,F403
+from mindjax.ops.composite import HyperMap, Map, MultitypeFuncGraph, Partial
 from mindjax.ops import functional as _functional, primitives as _primitives
 from mindjax.ops import (functional_array as _functional_array, functional_math as _functional_math,
                          functional_random_nn as _functional_random_nn, primitives_extra as _primitives_extra)
@@ -12,7 +19,7 @@ from mindjax.transforms.custom_grad import HookBackward, InsertGradientOf, stop_
 from mindjax.transforms.grad import (GradOperation, get_grad, grad, jacfwd, jacrev, jvp,
                                      value_and_grad, vjp, vmap)
 
-__all__ = sorted(set(_functional.__all__ + _primitives.__all__ + _functional_math.__all__
-                     + _functional_array.__all__ + _functional_random_nn.__all__ + _primitives_extra.__all__ + [
-    "HookBackward", "InsertGradientOf", "stop_gradient", "GradOperation", "get_grad", "grad",
-    "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp", "vmap"]))
+__all__ = sorted(set(_functional.__all__ + _primitives.__all__ + _primitives_extra.__all__ + _functional_math.__all__
+                     + _functional_array.__all__ + _functional_random_nn.__all__ + [
+    "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "HookBackward", "InsertGradientOf", "stop_gradient",
+    "GradOperation", "get_grad", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp", "vmap"]))

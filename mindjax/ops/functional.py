@@ -34,6 +34,7 @@ from mindjax.common.tensor import as_array as _arr
 from mindjax.common.variable import Variable
 
 __all__ = [
+    "partial",
     # arithmetic
     "matmul", "bmm", "mm", "add", "sub", "mul", "div", "neg", "abs", "exp", "log", "sqrt",
     "rsqrt", "square", "pow", "maximum", "minimum",
@@ -2210,3 +2211,17 @@ def print_(*input_x: Any) -> None:
             parts.append("{}")
             args.append(_arr(item))
     jax.debug.print("\n".join(parts), *args)
+
+
+def partial(func: Callable[..., Any], *args: Any) -> Callable[..., Any]:
+    """``func`` with its first arguments fixed (MindSpore's ``F.partial``).
+
+    Example:
+        >>> add3 = partial(lambda a, b: a + b, 3)
+        >>> add3(4)
+        7
+    """
+    if not callable(func):
+        raise TypeError(f"For 'partial', 'func' must be callable, got {type(func).__name__}")
+    return functools.partial(func, *args)
+

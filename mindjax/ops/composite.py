@@ -1,0 +1,164 @@
+"""``mindspore.ops.composite``: ``MultitypeFuncGraph``, ``HyperMap``, ``Map``, ``Partial``.
+
+Model-zoo training Cells apply a function to every gradient with these, e.g.::
+
+    grad_scale = C.MultitypeFuncGraph("grad_scale")
+
+    @grad_scale.register("Tensor", "Tensor")
+    def _tensor_grad_scale(scale, grad):
+        return grad * ops.Reciprocal()(scale)
+
+    grads = C.HyperMap()(F.partial(grad_scale, scale), grads)
+
+In MindSpore they build graph nodes; here they are plain Python dispatch over
+pytrees, so they work eagerly and under ``jax.jit`` alike.
+
+``from mindjax.ops import composite as C`` gives this module, with
+``GradOperation`` and the clip functions besides.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import jax
+import numpy as np
+
+from mindjax.common.variable import Variable
+from mindjax.ops.functional import clip_by_global_norm, clip_by_value, partial
+from mindjax.ops.primitives import Primitive
+from mindjax.transforms.grad import GradOperation
+
+__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "partial", "GradOperation", "clip_by_value",
+           "clip_by_global_norm"]
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, (jax.Array, np.ndarray, Variable, jax.core.Tracer))
+
+
+# MindSpore's type names, as register() takes them, and what each accepts.
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "Tensor": _is_tensor,
+    "Number": lambda x: isinstance(x, (int, float, np.number)) and not isinstance(x, bool),
+    "Int": lambda x: isinstance(x, (int, np.integer)) and not isinstance(x, bool),
+    "Float": lambda x: isinstance(x, (float, np.floating)),
+    "Bool": lambda x: isinstance(x, (bool, np.bool_)),
+    "String": lambda x: isinstance(x, str),
+    "Tuple": lambda x: isinstance(x, tuple),
+    "List": lambda x: isinstance(x, list),
+    "Dictionary": lambda x: isinstance(x, dict),
+    "Function": callable,
+    "None": lambda x: x is None,
+}
+
+
+def _type_name(x: Any) -> str:
+    for name, check in _TYPE_CHECKS.items():
+        if check(x):
+            return name
+    return type(x).__name__
+
+
+class MultitypeFuncGraph:
+    """A function with one implementation per tuple of argument types.
+
+    Arguments:
+        name: the function's name, for error messages.
+        read_value: accepted for MindSpore compatibility.
+
+    Example:
+        >>> add = MultitypeFuncGraph("add")
+        >>> @add.register("Number", "Number")
+        ... def _(a, b):
+        ...     return a + b
+        >>> add(1, 2)
+        3
+    """
+
+    def __init__(self, name: str, read_value: bool = False) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"For 'MultitypeFuncGraph', 'name' must be a str, got {type(name).__name__}")
+        self.name = name
+        self._entries: list[tuple[tuple[str, ...], Callable[..., Any]]] = []
+        del read_value
+
+    def register(self, *type_names: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register the decorated function for arguments of ``type_names`` ("Tensor", "Number", "Tuple" ...)."""
+        names = tuple(t if isinstance(t, str) else getattr(t, "__name__", str(t)) for t in type_names)
+        for t in names:
+            if t not in _TYPE_CHECKS:
+                raise ValueError(f"For '{self.name}', unknown type name {t!r} in register(); expected one of "
+                                 f"{sorted(_TYPE_CHECKS)}")
+
+        def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self._entries.append((names, fn))
+            return fn
+        return decorate
+
+    def __call__(self, *args: Any) -> Any:
+        for names, fn in self._entries:
+            if len(names) == len(args) and all(_TYPE_CHECKS[t](a) for t, a in zip(names, args)):
+                return fn(*args)
+        got = tuple(_type_name(a) for a in args)
+        known = [names for names, _ in self._entries]
+        raise TypeError(f"For '{self.name}', no implementation is registered for argument types {got}; "
+                        f"registered: {known}")
+
+
+class Partial(Primitive):
+    """``Partial()(fn, *args)``: ``fn`` with its first arguments fixed (``functools.partial``)."""
+
+    def __call__(self, fn: Callable[..., Any], *args: Any) -> Callable[..., Any]:
+        if not callable(fn):
+            raise TypeError(f"For 'Partial', the first input must be callable, got {type(fn).__name__}")
+        return functools.partial(fn, *args)
+
+
+def _zip_sequences(who: str, seqs: tuple[Any, ...]) -> int:
+    lengths = {len(s) for s in seqs}
+    if len(lengths) != 1:
+        raise ValueError(f"For '{who}', the sequences must have the same length, got {sorted(lengths)}")
+    return lengths.pop()
+
+
+class HyperMap:
+    """Apply a function element by element over tuples or lists, recursing into nested ones.
+
+    Arguments:
+        ops: the function; when ``None`` it is the first argument of each call.
+        reverse: accepted for MindSpore compatibility (the order of application does not
+            change the result here).
+
+    Returns (of a call):
+        a tuple (or list, as the input) of the results.
+    """
+
+    _recursive = True
+
+    def __init__(self, ops: Callable[..., Any] | None = None, reverse: bool = False) -> None:
+        if ops is not None and not callable(ops):
+            raise TypeError(f"For '{type(self).__name__}', 'ops' must be callable or None, got {type(ops).__name__}")
+        self.ops = ops
+        del reverse
+
+    def __call__(self, *args: Any) -> Any:
+        fn, seqs = (self.ops, args) if self.ops is not None else (args[0] if args else None, args[1:])
+        if not callable(fn):
+            raise TypeError(f"For '{type(self).__name__}', the function to map must be callable, "
+                            f"got {type(fn).__name__}")
+        return self._apply(fn, seqs)
+
+    def _apply(self, fn: Callable[..., Any], seqs: tuple[Any, ...]) -> Any:
+        if not seqs or not isinstance(seqs[0], (tuple, list)):
+            return fn(*seqs)
+        n = _zip_sequences(type(self).__name__, seqs)
+        step = self._apply if self._recursive else (lambda f, items: f(*items))
+        out = [step(fn, tuple(s[i] for s in seqs)) for i in range(n)]
+        return out if isinstance(seqs[0], list) else tuple(out)
+
+
+class Map(HyperMap):
+    """Like :class:`HyperMap`, one level deep: elements that are tuples are passed whole."""
+
+    _recursive = False
