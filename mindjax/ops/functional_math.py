@@ -259,7 +259,11 @@ def _moments(op: str, input: Any, axis: Any, ddof: Any, keepdims: Any) -> jax.Ar
         raise TypeError(f"'ddof' must be an int or a bool, got {type(ddof).__name__}")
     _check_bool("keepdims", keepdims)
     x = _float(_arr(input))
-    return jnp.var(x, axis=_reduce_axes(op, axis, x.ndim), ddof=int(ddof), keepdims=bool(keepdims))
+    axes = _reduce_axes(op, axis, x.ndim)
+    count = math.prod(x.shape if axes is None else [x.shape[a] for a in axes])
+    dev = x - jnp.mean(x, axis=axes, keepdims=True)
+    # MindSpore divides by ``N - ddof`` as is: ddof >= N gives inf (or a negative), not jnp.var's NaN.
+    return jnp.sum(dev * dev, axis=axes, keepdims=bool(keepdims)) / jnp.asarray(count - int(ddof), x.dtype)
 
 
 @_named("var")
