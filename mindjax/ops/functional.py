@@ -71,6 +71,10 @@ _builtin_max = max
 _builtin_min = min
 _builtin_sum = sum
 _builtin_abs = abs
+_builtin_all = all
+_builtin_any = any
+_builtin_round = round
+_builtin_slice = slice
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -190,7 +194,7 @@ def _shape_arg(op: str, shape: Any, name: str = "shape") -> tuple[int, ...]:
     if isinstance(shape, (jax.Array, np.ndarray, Variable)):
         shape = np.asarray(_arr(shape)).tolist()
         shape = shape if isinstance(shape, list) else [shape]
-    if not isinstance(shape, (list, tuple)) or not all(isinstance(s, (int, np.integer)) for s in shape):
+    if not isinstance(shape, (list, tuple)) or not _builtin_all(isinstance(s, (int, np.integer)) for s in shape):
         raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of ints, got {shape!r}")
     return tuple(int(s) for s in shape)
 
@@ -495,7 +499,7 @@ def reshape(input: Any, shape: Any) -> jax.Array:
     x = _arr(input)
     new = _shape_arg("reshape", shape)
     known = int(np.prod([s for s in new if s != -1]))
-    if new.count(-1) > 1 or any(s < -1 for s in new):
+    if new.count(-1) > 1 or _builtin_any(s < -1 for s in new):
         raise ValueError(f"'shape' may hold at most one -1 and no other negatives, got {new}")
     if (-1 in new and (known == 0 or x.size % known)) or (-1 not in new and known != x.size):
         raise ValueError(f"cannot reshape an input of shape {x.shape} ({x.size} elements) to {new}")
@@ -563,7 +567,7 @@ def concat(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     xs = _seq("concat", tensors)
     ax = _axis("concat", axis, xs[0].ndim)
     for i, t in enumerate(xs[1:], 1):
-        if t.ndim != xs[0].ndim or any(a != b for d, (a, b) in enumerate(zip(t.shape, xs[0].shape)) if d != ax):
+        if t.ndim != xs[0].ndim or _builtin_any(a != b for d, (a, b) in enumerate(zip(t.shape, xs[0].shape)) if d != ax):
             raise ValueError(f"tensors[{i}] has shape {t.shape}, which does not match tensors[0] "
                              f"{xs[0].shape} outside axis {ax}")
     return jnp.concatenate(xs, axis=ax)
@@ -616,7 +620,7 @@ def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple[jax.
         sizes = [size] * (n // size) + ([n % size] if n % size else [])
     elif isinstance(split_size_or_sections, (list, tuple)):
         sizes = [int(s) for s in split_size_or_sections]
-        if _builtin_sum(sizes) != n or any(s < 0 for s in sizes):
+        if _builtin_sum(sizes) != n or _builtin_any(s < 0 for s in sizes):
             raise ValueError(f"the sum of 'split_size_or_sections' must be {n} (the size of axis {ax}), "
                              f"got {list(split_size_or_sections)}")
     else:
@@ -823,7 +827,7 @@ def tile(input: Any, dims: Sequence[int]) -> jax.Array:
         the tiled array.
     """
     reps = _shape_arg("tile", dims, "dims")
-    if any(r < 0 for r in reps):
+    if _builtin_any(r < 0 for r in reps):
         raise ValueError(f"'dims' must be non-negative, got {reps}")
     return jnp.tile(_arr(input), reps)
 
@@ -1254,7 +1258,7 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None)
     if step == 0:
         raise ValueError("'step' must not be 0")
     if dtype is None:
-        dtype = _default_int() if all(isinstance(v, int) for v in vals) else jnp.float32
+        dtype = _default_int() if _builtin_all(isinstance(v, int) for v in vals) else jnp.float32
     if end is None:
         start, end = 0, start
     return jnp.arange(start, end, step, dtype=to_jax_dtype(dtype))
@@ -1533,7 +1537,7 @@ def normal(shape: Any, mean: Any, stddev: Any, seed: int | None = None) -> jax.A
 def _pair(op: str, name: str, v: Any, allow_four: bool = False) -> tuple[int, ...]:
     if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
         return (int(v), int(v))
-    if isinstance(v, (tuple, list)) and all(isinstance(i, (int, np.integer)) for i in v):
+    if isinstance(v, (tuple, list)) and _builtin_all(isinstance(i, (int, np.integer)) for i in v):
         if len(v) == 2:
             return tuple(int(i) for i in v)
         if allow_four and len(v) == 4:
@@ -1559,7 +1563,7 @@ def _conv(op: str, x: Any, w: Any, stride: Any, pad_mode: str, padding: Any, dil
     strides = _pair(op, "stride", stride, allow_four=True)[-2:]
     dil = _pair(op, "dilation", dilation, allow_four=True)[-2:]
     pads = _pair(op, "padding", padding, allow_four=pad_four)
-    if pad_mode != "pad" and any(pads):
+    if pad_mode != "pad" and _builtin_any(pads):
         raise ValueError(f"For '{op}', 'padding' must be 0 unless pad_mode is 'pad', got {padding!r}")
     if pad_mode == "valid":
         lax_pad: Any = "VALID"
@@ -1619,10 +1623,10 @@ def _pool_setup(op: str, x: Any, kernel_size: Any, stride: Any, padding: Any, di
     s = k if stride is None else _pair(op, "stride", stride)
     p = _pair(op, "padding", padding)
     d = _pair(op, "dilation", dilation)
-    if any(v <= 0 for v in k + s + d) or any(v < 0 for v in p):
+    if _builtin_any(v <= 0 for v in k + s + d) or _builtin_any(v < 0 for v in p):
         raise ValueError(f"For '{op}', kernel_size, stride and dilation must be positive and padding "
                          f"non-negative, got {k}, {s}, {d}, {p}")
-    if any(2 * pi > ki for pi, ki in zip(p, k)):
+    if _builtin_any(2 * pi > ki for pi, ki in zip(p, k)):
         raise ValueError(f"For '{op}', 'padding' {p} must be at most half of 'kernel_size' {k}")
     pads = []
     for axis in range(2):
@@ -1853,7 +1857,7 @@ def pad(input_x: Any, padding: Sequence[int], mode: str = "constant", value: Any
         return jax.lax.pad(x, fill, [(lo, hi, 0) for lo, hi in widths])
     grow = [(_builtin_max(lo, 0), _builtin_max(hi, 0)) for lo, hi in widths]
     out = jnp.pad(x, grow, mode=_PAD_MODES[mode])
-    crop = tuple(slice(_builtin_max(-lo, 0), out.shape[i] - _builtin_max(-hi, 0))
+    crop = tuple(_builtin_slice(_builtin_max(-lo, 0), out.shape[i] - _builtin_max(-hi, 0))
                  for i, (lo, hi) in enumerate(widths))
     return out[crop]
 
@@ -1907,7 +1911,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
         sf = scale_factor if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * nsp
         out_sp = tuple(int(math.floor(n * f)) for n, f in zip(in_sp, sf))
         scales = [None if recompute_scale_factor else 1.0 / f for f in sf]
-    if len(out_sp) != nsp or any(o <= 0 for o in out_sp):
+    if len(out_sp) != nsp or _builtin_any(o <= 0 for o in out_sp):
         raise ValueError(f"'size' must give {nsp} positive sizes, got {out_sp}")
     out = x
     for i, (n_in, n_out) in enumerate(zip(in_sp, out_sp)):
@@ -2225,3 +2229,16 @@ def partial(func: Callable[..., Any], *args: Any) -> Callable[..., Any]:
         raise TypeError(f"For 'partial', 'func' must be callable, got {type(func).__name__}")
     return functools.partial(func, *args)
 
+
+
+# MindSpore's ``ops.functional`` (``from mindspore.ops import functional as F``) also holds the ops of
+# the sibling modules. Imported last, since they use the helpers above; this module's own code calls
+# the builtins they shadow (all, any, round, slice) through the ``_builtin_*`` names.
+from mindjax.ops import functional_array as _functional_array  # noqa: E402
+from mindjax.ops import functional_math as _functional_math  # noqa: E402
+from mindjax.ops import functional_random_nn as _functional_random_nn  # noqa: E402
+
+for _module in (_functional_array, _functional_math, _functional_random_nn):
+    globals().update({_name: getattr(_module, _name) for _name in _module.__all__})
+    __all__ += list(_module.__all__)
+del _module
