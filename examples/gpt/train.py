@@ -13,9 +13,7 @@ Without accelerators, ``--devices N`` makes N virtual CPU devices.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +45,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--sample", type=int, default=0, help="characters to generate after training")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(argv)
-
-
-def _set_device_count(n: int) -> None:
-    # Must happen before JAX starts its backend, so before mindjax is imported.
-    if n > 1 and "jax" not in sys.modules:
-        flags = os.environ.get("XLA_FLAGS", "")
-        if "xla_force_host_platform_device_count" not in flags:
-            os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={n}".strip()
 
 
 def _set_parallel_context(mode: str, devices: int, dp: int) -> None:
@@ -122,7 +112,8 @@ def train_one(args: argparse.Namespace, mode: str) -> dict[str, Any]:
     import mindjax as ms
     from mindjax import nn
     from mindjax.parallel import auto_parallel, get_strategy
-    from mindjax.train import Callback, Model
+    from mindjax.train import Model
+    from examples._common import train_and_log
     from examples.gpt.data import VOCAB_SIZE, corpus_dataset
     from examples.gpt.gpt import GPT, GPTConfig, GPTWithLoss, ParallelConfig
 
@@ -151,25 +142,9 @@ def train_one(args: argparse.Namespace, mode: str) -> dict[str, Any]:
     opt = nn.AdamWeightDecay(network.trainable_params(), learning_rate=lr, weight_decay=0.01)
     model = Model(network, optimizer=opt)
 
-    losses: list[float] = []
-
-    class Recorder(Callback):
-        def on_train_step_end(self, run_context: Any) -> None:
-            losses.append(float(run_context.original_args().net_outputs))
-
     if plan:
         print(f"[{mode}] plan:\n{plan}")
-    start = time.perf_counter()
-    if args.sink:
-        per_sink = min(args.log_every, args.steps)
-        model.train(args.steps // per_sink, data, callbacks=[Recorder()], dataset_sink_mode=True,
-                    sink_size=per_sink)
-        logged = [((k + 1) * per_sink, loss) for k, loss in enumerate(losses)]
-    else:
-        model.train(1, data, callbacks=[Recorder()])
-        logged = [(k + 1, loss) for k, loss in enumerate(losses)
-                  if (k + 1) % args.log_every == 0 or k == 0 or k + 1 == len(losses)]
-    seconds = time.perf_counter() - start
+    losses, logged, seconds = train_and_log(model, data, args.steps, args.log_every, args.sink)
     print(f"[{mode}] loss curve: " + ", ".join(f"{step}:{loss:.4f}" for step, loss in logged))
     print(f"[{mode}] {len(losses)} {'sinks' if args.sink else 'steps'} in {seconds:.1f} s")
     result = {"mode": mode, "losses": losses, "logged": logged, "seconds": seconds, "plan": plan,
@@ -205,8 +180,10 @@ def _max_rel_diff(a: list[float], b: list[float]) -> float:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Train in the chosen mode(s); return ``{"runs": {mode: result}, "max_rel_diff": ...}``."""
     args = parse_args(argv)
-    _set_device_count(args.devices)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from examples._common import set_device_count
+
+    set_device_count(args.devices)
     import jax
 
     import mindjax as ms

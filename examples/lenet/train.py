@@ -10,7 +10,6 @@ curves PNG were written (under ``runs/``).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -34,19 +33,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _set_device_count(n: int) -> None:
-    # Must happen before JAX starts its backend, so before mindjax is imported.
-    if n > 1 and "jax" not in sys.modules:
-        flags = os.environ.get("XLA_FLAGS", "")
-        if "xla_force_host_platform_device_count" not in flags:
-            os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={n}".strip()
-
-
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Train, evaluate, save; return the final metrics and output paths."""
     args = parse_args(argv)
-    _set_device_count(args.devices)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from examples._common import set_device_count
+
+    set_device_count(args.devices)
 
     import mindjax as ms
     from mindjax import nn

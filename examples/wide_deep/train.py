@@ -12,9 +12,7 @@ logistic model), so the numbers say nothing about Criteo itself.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -39,24 +37,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _set_device_count(n: int) -> None:
-    # Must happen before JAX starts its backend, so before mindjax is imported.
-    if n > 1 and "jax" not in sys.modules:
-        flags = os.environ.get("XLA_FLAGS", "")
-        if "xla_force_host_platform_device_count" not in flags:
-            os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={n}".strip()
-
-
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Train; return the loss curve and the embedding table's layout."""
     args = parse_args(argv)
-    _set_device_count(args.devices)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from examples._common import set_device_count
+
+    set_device_count(args.devices)
     import jax
 
     import mindjax as ms
     from mindjax import nn
-    from mindjax.train import Callback, Model
+    from mindjax.train import Model
+    from examples._common import train_and_log
     from examples.wide_deep.data import criteo_like_dataset, vocab_size_for
     from examples.wide_deep.wide_deep import WideDeepModel, WideDeepWithLoss
 
@@ -85,26 +78,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     opt = nn.Adam(network.trainable_params(), learning_rate=args.lr)
     model = Model(network, optimizer=opt)
 
-    losses: list[float] = []
-
-    class Recorder(Callback):
-        def on_train_step_end(self, run_context: Any) -> None:
-            losses.append(float(run_context.original_args().net_outputs))
-
     print(f"MindJAX {ms.__version__}: Wide&Deep on SYNTHETIC Criteo-shaped data (13 dense + 26 categorical "
           f"fields, vocabulary {vocab}, embedding {args.emb_dim}, deep {deep_dims}), batch {args.batch_size}, "
           f"{args.steps} steps, {parallel} on {devices} device(s)")
-    start = time.perf_counter()
-    if args.sink:
-        per_sink = min(args.log_every, args.steps)
-        model.train(args.steps // per_sink, data, callbacks=[Recorder()], dataset_sink_mode=True,
-                    sink_size=per_sink)
-        logged = [((k + 1) * per_sink, loss) for k, loss in enumerate(losses)]
-    else:
-        model.train(1, data, callbacks=[Recorder()])
-        logged = [(k + 1, loss) for k, loss in enumerate(losses)
-                  if (k + 1) % args.log_every == 0 or k == 0 or k + 1 == len(losses)]
-    seconds = time.perf_counter() - start
+    losses, logged, seconds = train_and_log(model, data, args.steps, args.log_every, args.sink)
     table = net.embedding_table._value
     spec = getattr(table.sharding, "spec", None)
     rows = {tuple(s.data.shape) for s in table.addressable_shards}
