@@ -237,3 +237,12 @@ def _install_tensor_methods() -> None:
 
 
 _install_tensor_methods()
+
+
+def tensor_op(fn: Any) -> Any:
+    """Mark ``fn`` as a public op: the boundary where Tensors are unwrapped and results wrapped.
+
+    Implementation code inside an op works on ``jax.Array``s (convert inputs with
+    :func:`as_array`); the boundary turns results into Tensors for user code.
+    """
+    return fn
