@@ -14,7 +14,7 @@ from mindjax.common.dtype import (bfloat16, bool_, complex64, complex128, double
                                   float64, float_, half, int8, int16, int32, int64, int_, single,
                                   uint8, uint16, uint32, uint64)
 from mindjax.common.random import get_seed, set_seed
-from mindjax.common.tensor import Tensor
+from mindjax.common.tensor import COOTensor, CSRTensor, Tensor, from_numpy, is_tensor, tensor
 from mindjax.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel_context,
                              get_context, reset_auto_parallel_context, set_auto_parallel_context,
                              set_context)

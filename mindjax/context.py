@@ -37,7 +37,14 @@ _PASSIVE_KEYS = {
     "save_dump_path",
 }
 
-_CONTEXT: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU"}
+_CONTEXT: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU", "enable_x64": True}
+
+# MindSpore's dtype rules need int64 and float64 (``Tensor([1, 2])`` is Int64, float64 numpy data
+# stays Float64), so MindJAX turns on JAX's 64-bit types. MindJAX's own defaults stay 32-bit
+# (``ops.ones`` is Float32, Python floats are Float32), and Parameters keep their dtype across
+# updates, so compiled steps of float32 models stay float32. ``set_context(enable_x64=False)``
+# switches 64-bit types off again.
+jax.config.update("jax_enable_x64", True)
 
 
 def set_context(**kwargs: Any) -> None:

@@ -37,6 +37,8 @@ from mindjax import context
 from mindjax.cells.parameter import Parameter, ParameterTuple
 from mindjax.cells.state import bump_structure_version
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, unwrap, user_code,
+                                   wrap)
 
 _HOOK_IDS = itertools.count()
 _CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
@@ -63,10 +65,40 @@ def _tree_has_tracer(args: Any) -> bool:
 
 def _cast_floats(tree: Any, dtype: Any) -> Any:
     def cast(x: Any) -> Any:
-        if isinstance(x, jax.Array) and jnp.issubdtype(x.dtype, jnp.floating) and x.dtype != dtype:
-            return x.astype(dtype)
+        raw = x._value if isinstance(x, Tensor) else x
+        if isinstance(raw, jax.Array) and jnp.issubdtype(raw.dtype, jnp.floating) and raw.dtype != dtype:
+            return _rewrapped(x, raw.astype(dtype))
         return x
-    return jax.tree_util.tree_map(cast, tree)
+    return jax.tree_util.tree_map(cast, tree, is_leaf=_is_tensor)
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _plain_arrays(tree: Any) -> Any:
+    """Plain Tensors in ``tree`` as their arrays (Parameters stay: they are state, not values)."""
+    if type(tree) is Tensor:
+        return tree._value
+    if not tree or isinstance(tree, (jax.Array, int, float, str)):
+        return tree
+    return jax.tree_util.tree_map(lambda x: x._value if type(x) is Tensor else x, tree, is_leaf=_is_tensor)
+
+
+def _rewrapped(like: Any, raw: Any) -> Any:
+    return Tensor._wrap(raw) if isinstance(like, Tensor) else raw
+
+
+_BUILTIN_CONSTRUCT: dict[type, bool] = {}
+
+
+def _is_builtin_construct(cls: type) -> bool:
+    """True when ``cls.construct`` is MindJAX's own code (a layer, loss or wrapper), not the user's."""
+    found = _BUILTIN_CONSTRUCT.get(cls)
+    if found is None:
+        module = getattr(getattr(cls, "construct", None), "__module__", "") or ""
+        found = _BUILTIN_CONSTRUCT[cls] = module == "mindjax" or module.startswith("mindjax.")
+    return found
 
 
 class Cell:
@@ -379,27 +411,40 @@ class Cell:
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        # The Tensor boundary (see mindjax.common.tensor): a user-written construct and the hooks
+        # see Tensors; a built-in layer's construct runs as framework code and sees arrays. The
+        # caller gets Tensors back when it is user code, arrays when it is framework or JAX code.
         d = self.__dict__
+        # A JAX caller (jax.Array inputs, no Tensor) gets arrays back.
+        caller_is_user = in_user_code() and not jax_inputs(args, kwargs)
+        user_construct = not _is_builtin_construct(type(self))
+        if user_construct or d["_forward_pre_hooks"] or d["_forward_hooks"]:
+            args, kwargs = wrap(args), wrap(kwargs)
         if d["_forward_pre_hooks"]:
-            for hook in list(d["_forward_pre_hooks"].values()):
-                new = hook(self, args)
-                if new is not None:
-                    args = new if isinstance(new, tuple) else (new,)
+            with user_code():
+                for hook in list(d["_forward_pre_hooks"].values()):
+                    new = hook(self, args)
+                    if new is not None:
+                        args = new if isinstance(new, tuple) else (new,)
+        if not user_construct:
+            args, kwargs = _plain_arrays(args), _plain_arrays(kwargs)
         mixed = d["_mixed_dtype"]
         if mixed is not None:
             args, kwargs = _cast_floats((args, kwargs), mixed)
         path = d["_cell_path"] or type(self).__name__
-        with jax.named_scope(path):
+        with jax.named_scope(path), (user_code() if user_construct else inside_framework()):
             if mixed is not None:
-                out = self._run_with_cast_params(mixed, args, kwargs)
+                out = self._run_construct_with_cast_params(mixed, args, kwargs)
             else:
                 out = self._run_construct(args, kwargs)
         if d["_forward_hooks"]:
-            for hook in list(d["_forward_hooks"].values()):
-                new = hook(self, args, out)
-                if new is not None:
-                    out = new
-        return out
+            out = wrap(out)
+            with user_code():
+                for hook in list(d["_forward_hooks"].values()):
+                    new = hook(self, args, out)
+                    if new is not None:
+                        out = new
+        return wrap(out) if caller_is_user else unwrap(out)
 
     def _run_construct(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         d = self.__dict__
@@ -411,7 +456,7 @@ class Cell:
         hook = _CONSTRUCT_HOOK[0]  # GRAPH mode runs construct with its control flow converted
         return hook(self, args, kwargs) if hook is not None else self.construct(*args, **kwargs)
 
-    def _run_with_cast_params(self, dtype: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _run_construct_with_cast_params(self, dtype: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         own = [p for p in self._params.values()
                if p is not None and jnp.issubdtype(p._raw.dtype, jnp.floating) and p._raw.dtype != dtype]
         saved = [p._raw for p in own]

@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 from jax.scipy.special import xlogy
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.common.tensor import as_array as _arr
 
@@ -36,7 +37,7 @@ _REDUCTIONS = ("mean", "sum", "none")
 def _optional_array(x: Any, arg: str, cls_name: str) -> jax.Array | None:
     if x is None:
         return None
-    if isinstance(x, jax.Array) or getattr(x, "_is_mindjax_variable", False):
+    if isinstance(x, (jax.Array, Tensor)):
         return jnp.asarray(x)
     raise TypeError(f"For '{cls_name}', '{arg}' must be a Tensor or None, got {type(x).__name__}")
 

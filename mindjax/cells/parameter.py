@@ -1,9 +1,9 @@
 """``Parameter`` and ``ParameterTuple``.
 
-A Parameter is a named :class:`~mindjax.common.variable.Variable`. It behaves as
-an array (arithmetic, indexing, ``jnp`` functions via ``__jax_array__``, every
-``jax.Array`` method through attribute forwarding) and is registered as a
-pytree with its value as the single leaf, so JAX transforms accept it.
+A Parameter is a named :class:`~mindjax.common.variable.Variable`, so a
+:class:`~mindjax.Tensor`: it has the whole Tensor method set, and compiled
+calls treat it as state. It is registered as a pytree with its value as the
+single leaf, so JAX transforms accept it.
 
 Example:
     >>> import numpy as np, mindjax as ms
@@ -21,6 +21,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.dtype import to_ms_dtype
+from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 
 _UNNAMED = itertools.count(1)
@@ -28,31 +30,15 @@ _DEFAULT_NAME = "Parameter"
 
 
 def _as_array(data: Any) -> Any:
-    if isinstance(data, Variable):
-        return data._value
+    if isinstance(data, Tensor):
+        data = data._value
     if isinstance(data, jax.Array):
         return data.astype(data.dtype) if getattr(data, "weak_type", False) else data
     from mindjax.common.initializer import Initializer  # lazy: initializer imports tensors
 
     if isinstance(data, Initializer):
         raise TypeError("Parameter(Initializer) needs a shape: use initializer(init, shape, dtype)")
-    if isinstance(data, float):
-        return jnp.asarray(data, jnp.float32)
-    if isinstance(data, bool):
-        return jnp.asarray(data, jnp.bool_)
-    if isinstance(data, int):
-        return jnp.asarray(data, jnp.int32)
-    return jnp.asarray(data)
-
-
-def _binary(op: Any, reflected: bool = False) -> Any:
-    if reflected:
-        return lambda self, other: op(_unwrap(other), self._value)
-    return lambda self, other: op(self._value, _unwrap(other))
-
-
-def _unwrap(x: Any) -> Any:
-    return x._value if isinstance(x, Variable) else x
+    return Tensor(data)._value
 
 
 class Parameter(Variable):
@@ -95,7 +81,7 @@ class Parameter(Variable):
     def __setattr__(self, key: str, value: Any) -> None:
         if key == "requires_grad":
             value = bool(value)
-        if key in ("name", "_value"):
+        if key in ("name", "_value", "_raw"):
             object.__setattr__(self, key, value)
         else:
             self.__dict__[key] = value
@@ -103,10 +89,6 @@ class Parameter(Variable):
     __hash__ = object.__hash__
 
     # -- value ------------------------------------------------------------
-    def value(self) -> Any:
-        """The current value as a ``jax.Array`` (a tracer inside compiled code)."""
-        return self._value
-
     @property
     def data(self) -> "Parameter":
         """MindSpore's ``Parameter.data``: the Parameter itself."""
@@ -165,113 +147,11 @@ class Parameter(Variable):
             return None
         return source[0] if tuple(source[0].shape) == self.shape else None
 
-    # -- array behaviour ----------------------------------------------------
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(self._value.shape)
-
-    @property
-    def dtype(self) -> Any:
-        return self._value.dtype
-
-    @property
-    def ndim(self) -> int:
-        return self._value.ndim
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self._value.shape))
-
-    @property
-    def T(self) -> Any:
-        return self._value.T
-
-    def asnumpy(self) -> np.ndarray:
-        """The value as a numpy array."""
-        return np.asarray(self._value)
-
-    def __jax_array__(self) -> Any:
-        return self._value
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        out = np.asarray(self._value)
-        return out.astype(dtype) if dtype is not None else out
-
-    def __getattr__(self, item: str) -> Any:
-        if item.startswith("__"):
-            raise AttributeError(item)
-        return getattr(self._value, item)
-
-    def __getitem__(self, idx: Any) -> Any:
-        return self._value[_unwrap(idx)]
-
-    def __setitem__(self, idx: Any, new: Any) -> None:
-        self.set_data(self._value.at[_unwrap(idx)].set(_unwrap(new)))
-
-    def __len__(self) -> int:
-        return len(self._value)
-
-    def __iter__(self) -> Any:
-        return iter(self._value)
-
-    def __bool__(self) -> bool:
-        return bool(self._value)
-
-    def __float__(self) -> float:
-        return float(self._value)
-
-    def __int__(self) -> int:
-        return int(self._value)
-
-    def __index__(self) -> int:
-        return int(self._value)
-
-    def __neg__(self) -> Any:
-        return -self._value
-
-    def __pos__(self) -> Any:
-        return self._value
-
-    def __abs__(self) -> Any:
-        return jnp.abs(self._value)
-
-    def __invert__(self) -> Any:
-        return ~self._value
-
-    __add__ = _binary(jnp.add)
-    __radd__ = _binary(jnp.add, True)
-    __sub__ = _binary(jnp.subtract)
-    __rsub__ = _binary(jnp.subtract, True)
-    __mul__ = _binary(jnp.multiply)
-    __rmul__ = _binary(jnp.multiply, True)
-    __truediv__ = _binary(jnp.true_divide)
-    __rtruediv__ = _binary(jnp.true_divide, True)
-    __floordiv__ = _binary(jnp.floor_divide)
-    __rfloordiv__ = _binary(jnp.floor_divide, True)
-    __mod__ = _binary(jnp.mod)
-    __rmod__ = _binary(jnp.mod, True)
-    __pow__ = _binary(jnp.power)
-    __rpow__ = _binary(jnp.power, True)
-    __matmul__ = _binary(jnp.matmul)
-    __rmatmul__ = _binary(jnp.matmul, True)
-    __and__ = _binary(jnp.bitwise_and)
-    __rand__ = _binary(jnp.bitwise_and, True)
-    __or__ = _binary(jnp.bitwise_or)
-    __ror__ = _binary(jnp.bitwise_or, True)
-    __xor__ = _binary(jnp.bitwise_xor)
-    __lt__ = _binary(jnp.less)
-    __le__ = _binary(jnp.less_equal)
-    __gt__ = _binary(jnp.greater)
-    __ge__ = _binary(jnp.greater_equal)
-    __eq__ = _binary(jnp.equal)  # type: ignore[assignment]
-    __ne__ = _binary(jnp.not_equal)  # type: ignore[assignment]
-
     def __repr__(self) -> str:
         raw = self._raw
         if raw is None:
             return f"Parameter (name={self.name}, uninitialised)"
-        dtype = str(raw.dtype)
-        dtype = "BFloat16" if dtype == "bfloat16" else dtype.capitalize()
+        dtype = to_ms_dtype(raw.dtype)
         return (f"Parameter (name={self.name}, shape={tuple(raw.shape)}, dtype={dtype}, "
                 f"requires_grad={self.requires_grad})")
 

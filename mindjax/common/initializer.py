@@ -66,7 +66,7 @@ class Initializer:
     def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
         raise TypeError(f"{type(self).__name__} does not define _sample")
 
-    def __call__(self, shape: Sequence[int], dtype: Any = jnp.float32) -> jax.Array:
+    def __call__(self, shape: Sequence[int], dtype: Any = jnp.float32) -> Any:
         shape = tuple(int(s) for s in shape)
         values = np.asarray(self._sample(shape))
         return jnp.asarray(values.reshape(shape), dtype=to_jax_dtype(dtype))
@@ -234,7 +234,7 @@ _ALIASES: dict[str, type[Initializer]] = {
 }
 
 
-def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any = jnp.float32) -> jax.Array:
+def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any = jnp.float32) -> Any:
     """Build an initial value (MindSpore's ``mindspore.common.initializer.initializer``).
 
     Arguments:
@@ -245,7 +245,7 @@ def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any 
         dtype: the dtype of the result.
 
     Returns:
-        a ``jax.Array`` of ``shape`` and ``dtype``.
+        a Tensor of ``shape`` and ``dtype`` (a ``jax.Array`` when called inside MindJAX).
 
     Raises:
         ValueError: an unknown name, or an explicit value whose shape is not ``shape``.
@@ -253,13 +253,15 @@ def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any 
     if isinstance(shape, (int, np.integer)):
         shape = (int(shape),)
     dtype = to_jax_dtype(dtype)
-    if getattr(init, "_is_mindjax_variable", False):
+    from mindjax.common.tensor import Tensor, _out  # lazy: tensor builds Tensors with initializers
+
+    if isinstance(init, Tensor):
         init = init._value
     if isinstance(init, (jax.Array, np.ndarray)):
         if shape is not None and tuple(init.shape) != tuple(shape):
             raise ValueError(f"For 'initializer', the explicit value has shape {tuple(init.shape)} "
                              f"but the shape asked for is {tuple(shape)}")
-        return jnp.asarray(init, dtype=dtype)
+        return _out(jnp.asarray(init, dtype=dtype))
     if shape is None:
         raise ValueError("For 'initializer', 'shape' is required unless 'init' is a Tensor")
     if any((not isinstance(s, (int, np.integer))) or s < 0 for s in shape):
@@ -277,4 +279,4 @@ def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any 
     if not isinstance(init, Initializer):
         raise TypeError(f"For 'initializer', 'init' must be an Initializer, a name, a number or a "
                         f"Tensor, got {type(init).__name__}")
-    return init(tuple(shape), dtype)
+    return _out(init(tuple(shape), dtype))

@@ -1,248 +1,842 @@
-"""``ms.Tensor``: a constructor and type check for plain ``jax.Array``s.
+"""``ms.Tensor``: MindSpore's mutable Tensor, holding one ``jax.Array``.
 
-MindJAX never wraps arrays. ``ms.Tensor(data, dtype)`` returns a ``jax.Array``,
-``isinstance(x, ms.Tensor)`` is true for every ``jax.Array`` (tracers included)
-and for :class:`~mindjax.Parameter`, and the MindSpore-only methods that scripts
-call (``asnumpy``, ``expand_dims``, ``float`` ...) are added to JAX's array and
-tracer classes when :mod:`mindjax` is imported. Methods JAX already has
-(``shape``, ``dtype``, ``astype``, ``item``, ``reshape``, ``sum`` ...) are kept.
+A Tensor is a light Python object around a ``jax.Array`` (a tracer inside
+compiled code). It carries MindSpore's semantics that a ``jax.Array`` cannot:
+in-place writes (``x[0] = 1``, ``assign_value``, ``set_dtype``) that every alias
+sees, MindSpore's method set and signatures (``sort`` returns values and
+indices, ``mean(axis, keep_dims)``), MindSpore's printing and dtype objects,
+and MindSpore's dtype inference (``Tensor([1, 2])`` is Int64).
+
+The boundary between Tensors and arrays is one place, :func:`tensor_op`:
+public ops unwrap their inputs with :func:`as_array`, compute on arrays, and
+the outermost op call wraps what it returns. Code inside an op or a built-in
+Cell therefore only ever sees ``jax.Array``s; user code only ever sees Tensors.
+Tensors are registered pytrees, so they pass through ``jax.jit``, ``jax.grad``
+and ``jax.vmap``; ``jnp.asarray(t)`` or ``t.value()`` is the ``jax.Array``, and
+``ms.Tensor(array)`` wraps one without a copy. JAX's own classes are untouched.
 
 Example:
     >>> import numpy as np, mindjax as ms
-    >>> t = ms.Tensor(np.ones((2, 3)), ms.float32)
-    >>> isinstance(t, ms.Tensor), t.asnumpy().shape
-    (True, (2, 3))
+    >>> t = ms.Tensor(np.array([3., 1., 2.], np.float32))
+    >>> values, indices = t.sort()
+    >>> t[0] = 5.0
+    >>> t
+    Tensor(shape=[3], dtype=Float32, value= [ 5.00000000e+00,  1.00000000e+00,  2.00000000e+00])
 """
 from __future__ import annotations
 
-from typing import Any
+import functools
+import math
+import threading
+import warnings
+from typing import Any, Callable, Iterator
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core as _jax_core
-from jax._src.array import ArrayImpl as _ArrayImpl
 
-from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.variable import Variable
+from mindjax.common import dtype as mstype
+from mindjax.common.dtype import Type, to_jax_dtype, to_ms_dtype
+
+# --- the boundary --------------------------------------------------------------------
+
+_LOCAL = threading.local()
 
 
-def _default_dtype_for(data: Any) -> Any:
-    """MindSpore's inference of a Tensor dtype from Python data."""
-    if isinstance(data, bool):
-        return jnp.bool_
+def _depth() -> int:
+    return getattr(_LOCAL, "depth", 0)
+
+
+class _Depth:
+    """Context manager setting this thread's boundary depth (0: user code, 1: inside MindJAX)."""
+
+    __slots__ = ("_new", "_old")
+
+    def __init__(self, new: int) -> None:
+        self._new = new
+
+    def __enter__(self) -> None:
+        self._old = getattr(_LOCAL, "depth", 0)
+        _LOCAL.depth = self._new
+
+    def __exit__(self, *exc: Any) -> None:
+        _LOCAL.depth = self._old
+
+
+def inside_framework() -> _Depth:
+    """Run the block as MindJAX code: ops called in it return ``jax.Array``s.
+
+    Example:
+        >>> with inside_framework():            # doctest: +SKIP
+        ...     y = ops.relu(x)                 # a jax.Array
+    """
+    return _Depth(1)
+
+
+def user_code() -> _Depth:
+    """Run the block as user code: ops called in it return Tensors (callbacks, hooks, bprops)."""
+    return _Depth(0)
+
+
+def in_user_code() -> bool:
+    """True when the caller runs as user code (results should be Tensors)."""
+    return getattr(_LOCAL, "depth", 0) == 0
+
+
+def _is_array_leaf(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+def wrap(tree: Any) -> Any:
+    """Every ``jax.Array`` leaf of ``tree`` as a Tensor (Tensors and other leaves unchanged)."""
+    if isinstance(tree, jax.Array):
+        return Tensor._wrap(tree)
+    if isinstance(tree, Tensor) or tree is None or isinstance(tree, (int, float, str, bool, np.ndarray)):
+        return tree
+    return jax.tree_util.tree_map(lambda x: Tensor._wrap(x) if isinstance(x, jax.Array) else x,
+                                  tree, is_leaf=_is_array_leaf)
+
+
+def unwrap(tree: Any) -> Any:
+    """Every Tensor leaf of ``tree`` as its ``jax.Array`` (the inverse of :func:`wrap`)."""
+    if isinstance(tree, Tensor):
+        return tree._value
+    if tree is None or isinstance(tree, (int, float, str, bool, jax.Array, np.ndarray)):
+        return tree
+    return jax.tree_util.tree_map(lambda x: x._value if isinstance(x, Tensor) else x,
+                                  tree, is_leaf=_is_array_leaf)
+
+
+def _out(x: Any) -> Any:
+    """``x`` (a jax.Array) as its caller should see it: a Tensor for user code."""
+    return Tensor._wrap(x) if getattr(_LOCAL, "depth", 0) == 0 else x
+
+
+def jax_inputs(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """True when the arguments hold ``jax.Array``s and no Tensor: a JAX caller, who gets arrays back.
+
+    Looks at the arguments and one level into lists, tuples and dicts.
+    """
+    found = False
+    for group in (args, kwargs.values()):
+        for a in group:
+            items = a if isinstance(a, (list, tuple)) else a.values() if isinstance(a, dict) else (a,)
+            for x in items:
+                if isinstance(x, Tensor):
+                    return False
+                if isinstance(x, jax.Array):
+                    found = True
+    return found
+
+
+def tensor_op(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Make ``fn`` a public op: the boundary where results become Tensors.
+
+    ``fn`` itself works on arrays (it converts its inputs with :func:`as_array`).
+    Called from user code, its results are wrapped into Tensors, unless the
+    caller passed ``jax.Array``s and no Tensor: JAX code gets ``jax.Array``s
+    back. Called from inside another op or a built-in Cell, it returns arrays,
+    so implementation code never sees a Tensor it did not ask for.
+
+    Example:
+        >>> @tensor_op
+        ... def double(x):
+        ...     return as_array(x) * 2
+        >>> double(Tensor([1.0]))
+        Tensor(shape=[1], dtype=Float32, value= [ 2.00000000e+00])
+    """
+    @functools.wraps(fn)
+    def boundary(*args: Any, **kwargs: Any) -> Any:
+        if getattr(_LOCAL, "depth", 0):
+            return fn(*args, **kwargs)
+        _LOCAL.depth = 1
+        try:
+            out = fn(*args, **kwargs)
+        finally:
+            _LOCAL.depth = 0
+        return out if jax_inputs(args, kwargs) else wrap(out)
+
+    # The raw implementation (under any naming decorator), for callers that name errors themselves.
+    boundary.__wrapped__ = getattr(fn, "__wrapped__", fn)  # type: ignore[attr-defined]
+    return boundary
+
+
+# --- construction ----------------------------------------------------------------------
+
+def _x64() -> bool:
+    return bool(jax.config.jax_enable_x64)
+
+
+def _narrowed(np_dtype: np.dtype) -> np.dtype:
+    """``np_dtype``, or its 32-bit counterpart when 64-bit types are switched off."""
+    if _x64() or np_dtype.itemsize < 8 or np_dtype.kind not in "iuf":
+        return np_dtype
+    narrow = {"i": np.dtype(np.int32), "u": np.dtype(np.uint32), "f": np.dtype(np.float32)}[np_dtype.kind]
+    warnings.warn(f"{np_dtype} data becomes {narrow}: 64-bit types are off "
+                  f"(ms.set_context(enable_x64=True) turns them on)", stacklevel=4)
+    return narrow
+
+
+def _infer_dtype(data: Any) -> np.dtype | None:
+    """MindSpore's dtype for Python data: bool -> Bool, int -> Int64, float -> Float32."""
+    if isinstance(data, (bool, np.bool_)):
+        return np.dtype(np.bool_)
     if isinstance(data, int):
-        return jnp.int32 if not jax.config.jax_enable_x64 else jnp.int64
+        return np.dtype(np.int64)
     if isinstance(data, float):
-        return jnp.float32
+        return np.dtype(np.float32)
+    if isinstance(data, complex):
+        return np.dtype(np.complex64)
     if isinstance(data, (list, tuple)):
-        flat = np.asarray(data)
-        if flat.dtype == np.float64:
-            return jnp.float32
-        if flat.dtype == np.int64 and not jax.config.jax_enable_x64:
-            return jnp.int32
+        arr = np.asarray(_plain(data))
+        if arr.dtype == np.float64:
+            return np.dtype(np.float32)
+        if arr.dtype == np.complex128:
+            return np.dtype(np.complex64)
+        return arr.dtype
     return None
 
 
-class _TensorMeta(type):
-    """Makes ``Tensor(...)`` build a ``jax.Array`` and ``isinstance`` accept arrays."""
-
-    def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, jax.Array) or getattr(obj, "_is_mindjax_variable", False)
-
-    def __subclasscheck__(cls, sub: type) -> bool:
-        return issubclass(sub, jax.Array) or getattr(sub, "_is_mindjax_variable", False)
-
-    def __call__(cls, input_data: Any = None, dtype: Any = None, shape: Any = None,
-                 init: Any = None, const_arg: bool = False, **_: Any) -> jax.Array:
-        if input_data is None:
-            if shape is None:
-                raise ValueError("For 'Tensor', give input_data, or shape and init; got neither")
-            from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
-            return initializer(init if init is not None else "zeros", shape,
-                               dtype if dtype is not None else jnp.float32)
-        if getattr(input_data, "_is_mindjax_variable", False):
-            input_data = input_data.value
-        if dtype is None:
-            dtype = _default_dtype_for(input_data)
-        else:
-            dtype = to_jax_dtype(dtype)
-        if isinstance(input_data, jax.Array):
-            return input_data if dtype is None or input_data.dtype == dtype else input_data.astype(dtype)
-        return jnp.asarray(input_data, dtype=dtype)
+def _plain(data: Any) -> Any:
+    """Nested lists/tuples with their Tensors as numpy arrays (for ``np.asarray``)."""
+    if isinstance(data, Tensor):
+        return np.asarray(data._value)
+    if isinstance(data, jax.Array):
+        return np.asarray(data)
+    if isinstance(data, (list, tuple)):
+        return [_plain(d) for d in data]
+    return data
 
 
-class Tensor(metaclass=_TensorMeta):
-    """MindSpore's ``Tensor``; calling it returns a ``jax.Array``.
+def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
+    if isinstance(data, Tensor):
+        data = data._value
+    if isinstance(data, jax.Array):
+        return data if dtype is None or data.dtype == dtype else data.astype(dtype)
+    if dtype is None:
+        dtype = _infer_dtype(data)
+    if isinstance(data, (list, tuple)):
+        data = np.asarray(_plain(data), dtype=dtype)
+    elif not isinstance(data, (np.ndarray, np.generic)):
+        data = np.asarray(data, dtype=dtype)
+    np_dtype = np.dtype(dtype if dtype is not None else data.dtype)
+    if np_dtype.kind in "USO":
+        raise TypeError(f"For 'Tensor', 'input_data' must be numeric or bool data, got {np_dtype} "
+                        f"({type(data).__name__})")
+    return jnp.asarray(data, dtype=_narrowed(np_dtype))
+
+
+class Tensor:
+    """MindSpore's ``Tensor``: a mutable holder of one ``jax.Array``.
 
     Arguments:
-        input_data: array-like data (numpy array, list, scalar, ``jax.Array``).
-        dtype: target dtype; by default MindSpore's rules (Python ``float`` is
-            float32, Python ``int`` is int32 unless x64 is enabled).
+        input_data: numpy array, list/tuple, Python or numpy scalar, Tensor or
+            ``jax.Array`` (wrapped without a copy).
+        dtype: the target dtype (``ms.float32``, a numpy/JAX dtype or its name).
+            By default MindSpore's rules: Python ``int`` data is Int64,
+            ``float`` Float32, ``bool`` Bool; numpy arrays keep their dtype.
         shape, init: build from an initializer instead of data, as in
             ``Tensor(shape=(2, 3), dtype=ms.float32, init=Normal())``.
+        const_arg, device: accepted for MindSpore compatibility.
 
-    Returns:
-        a ``jax.Array``.
+    Example:
+        >>> Tensor([1, 2]).dtype
+        mindspore.int64
     """
 
+    __slots__ = ("_raw", "__weakref__")
+    # Checked by as_array and the state code; Parameters and other Variables say True.
+    _is_mindjax_variable = False
+
+    def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
+                 const_arg: bool = False, device: Any = None, **_: Any) -> None:
+        np_dtype = to_jax_dtype(dtype) if dtype is not None else None
+        if input_data is None:
+            if shape is None:
+                raise ValueError("For 'Tensor', give 'input_data', or 'shape' and 'init'; got neither")
+            from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
+
+            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            raw = as_array(initializer(init if init is not None else "zeros", shape,
+                                       np_dtype if np_dtype is not None else np.float32))
+        else:
+            if init is not None:
+                raise ValueError("For 'Tensor', 'init' is used with 'shape' only, not with 'input_data'")
+            raw = _to_array(input_data, np_dtype)
+            if shape is not None:
+                want = (shape,) if isinstance(shape, int) else tuple(shape)
+                if tuple(raw.shape) != want:
+                    raise ValueError(f"For 'Tensor', 'shape' {want} does not match the data's "
+                                     f"shape {tuple(raw.shape)}")
+        object.__setattr__(self, "_raw", raw)
+
+    @classmethod
+    def _wrap(cls, raw: Any) -> "Tensor":
+        t = object.__new__(Tensor)
+        object.__setattr__(t, "_raw", raw)
+        return t
+
     @staticmethod
-    def from_numpy(array: np.ndarray) -> jax.Array:
-        """``Tensor.from_numpy``: the array on the default device."""
-        return jnp.asarray(array)
+    def from_numpy(array: np.ndarray) -> "Tensor":
+        """A Tensor with ``array``'s data and dtype."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"For 'Tensor.from_numpy', 'array' must be a numpy.ndarray, got "
+                            f"{type(array).__name__}")
+        return Tensor._wrap(jnp.asarray(array, dtype=_narrowed(array.dtype)))
+
+    # -- the value ------------------------------------------------------------------
+    @property
+    def _value(self) -> Any:
+        return self._raw
+
+    @_value.setter
+    def _value(self, new: Any) -> None:
+        object.__setattr__(self, "_raw", new)
+
+    def value(self) -> jax.Array:
+        """The ``jax.Array`` this Tensor holds (a tracer inside compiled code)."""
+        return self._value
+
+    def __jax_array__(self) -> jax.Array:
+        return self._value
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = np.asarray(self._value)
+        return out.astype(dtype) if dtype is not None else out
+
+    def _write(self, new: Any) -> None:
+        """Replace the value in place; every alias of this Tensor sees it."""
+        self._value = new
+
+    # -- attributes -------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape, a tuple of ints."""
+        return tuple(self._value.shape)
+
+    @property
+    def dtype(self) -> Type:
+        """The MindSpore dtype (``ms.float32`` ...)."""
+        return to_ms_dtype(self._value.dtype)
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._value.ndim
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return int(math.prod(self._value.shape))
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return np.dtype(self._value.dtype).itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the whole Tensor."""
+        return self.size * self.itemsize
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Byte strides of the (contiguous, row-major) layout."""
+        return tuple(s * self.itemsize for s in _contiguous_strides(self.shape))
+
+    def stride(self, dim: int | None = None) -> Any:
+        """Element strides of the contiguous layout; one of them with ``dim``."""
+        strides = _contiguous_strides(self.shape)
+        return strides if dim is None else strides[dim]
+
+    @property
+    def T(self) -> "Tensor":
+        """The transpose (all axes reversed)."""
+        return _out(jnp.transpose(self._value))
+
+    @property
+    def mT(self) -> "Tensor":
+        """The last two axes swapped."""
+        return _out(jnp.swapaxes(self._value, -1, -2))
+
+    @property
+    def H(self) -> "Tensor":
+        """The conjugate transpose of a 2-D Tensor."""
+        return _out(jnp.conj(jnp.transpose(self._value)))
+
+    @property
+    def real(self) -> "Tensor":
+        """The real part."""
+        return _out(jnp.real(self._value))
+
+    @property
+    def imag(self) -> "Tensor":
+        """The imaginary part."""
+        return _out(jnp.imag(self._value))
+
+    @property
+    def has_init(self) -> bool:
+        """False: MindJAX Tensors hold their data from the start."""
+        return False
+
+    @property
+    def init(self) -> None:
+        """None: MindJAX Tensors hold their data from the start."""
+        return None
+
+    @property
+    def device(self) -> str:
+        """Where the data lives (``'CPU'``, ``'GPU'`` ...)."""
+        try:
+            return next(iter(self._value.devices())).platform.upper()
+        except Exception:  # a tracer has no device
+            return "CPU"
+
+    # -- conversion -------------------------------------------------------------------
+    def asnumpy(self) -> np.ndarray:
+        """The data as a numpy array (a copy)."""
+        raw = self._value
+        if isinstance(raw, jax.core.Tracer):
+            raise TypeError(
+                "Tensor.asnumpy() reads a concrete value, but this Tensor is traced inside "
+                "GRAPH_MODE / ms.jit; return it from the compiled function, or use "
+                "jax.debug.print / jax.debug.callback to look at it inside")
+        return np.array(raw)
+
+    numpy = asnumpy
+
+    def item(self, index: Any = None) -> Any:
+        """The element as a Python number (the only one, or the one at ``index``)."""
+        arr = self.asnumpy()
+        if index is None:
+            if arr.size != 1:
+                raise ValueError(f"For 'Tensor.item', the Tensor must have exactly one element, got shape "
+                                 f"{arr.shape}")
+            return arr.reshape(()).item()
+        return arr.item(index)
+
+    def tolist(self) -> Any:
+        """The data as (nested) Python lists."""
+        return self.asnumpy().tolist()
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def __index__(self) -> int:
+        raw = self._value
+        if not jnp.issubdtype(raw.dtype, jnp.integer):
+            raise TypeError(f"only integer Tensors can be used as an index, got {self.dtype}")
+        return int(raw)
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d Tensor")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator["Tensor"]:
+        raw = self._value
+        if raw.ndim == 0:
+            raise TypeError("iteration over a 0-d Tensor")
+        for i in range(raw.shape[0]):
+            yield _out(raw[i])
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        if spec and self.ndim == 0:
+            return format(self.item(), spec)
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        raw = self._value
+        if isinstance(raw, jax.core.Tracer):
+            return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value=<traced>)"
+        return format_tensor(np.asarray(raw), str(to_ms_dtype(raw.dtype)))
+
+    def __str__(self) -> str:
+        raw = self._value
+        if isinstance(raw, jax.core.Tracer):
+            return repr(self)
+        return str(np.asarray(raw))
+
+    # -- indexing -----------------------------------------------------------------------
+    def __getitem__(self, index: Any) -> "Tensor":
+        raw = self._value
+        return _out(raw[_index(index, raw)])
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raw = self._value
+        self._write(_set_item(raw, _index(index, raw), value))
+
+    # -- in-place -----------------------------------------------------------------------
+    def assign_value(self, value: Any) -> "Tensor":
+        """Replace the data in place with ``value`` (cast to this Tensor's dtype)."""
+        new = as_array(value)
+        raw = self._value
+        if new.dtype != raw.dtype:
+            new = new.astype(raw.dtype)
+        self._write(new)
+        return self
+
+    def set_dtype(self, dtype: Any) -> "Tensor":
+        """Change the dtype in place."""
+        self._write(self._value.astype(to_jax_dtype(dtype)))
+        return self
+
+    def copy(self) -> "Tensor":
+        """A new Tensor with the same data."""
+        return _out(jnp.array(self._value, copy=True))
+
+    def copy_(self, src: Any, non_blocking: bool = False) -> "Tensor":
+        """Copy ``src`` into this Tensor in place (broadcast, cast to its dtype)."""
+        raw = self._value
+        self._write(jnp.broadcast_to(as_array(src).astype(raw.dtype), raw.shape))
+        return self
+
+    def fill_(self, value: Any) -> "Tensor":
+        """Fill in place with ``value``."""
+        raw = self._value
+        self._write(jnp.full(raw.shape, as_array(value), raw.dtype))
+        return self
+
+    def zero_(self) -> "Tensor":
+        """Fill in place with zeros."""
+        raw = self._value
+        self._write(jnp.zeros(raw.shape, raw.dtype))
+        return self
+
+    def register_hook(self, hook: Callable[[Any], Any]) -> Any:
+        """Call ``hook(grad)`` with this Tensor's gradient when it is differentiated.
+
+        ``hook`` may return a replacement gradient. Returns a handle whose
+        ``remove()`` unregisters the hook.
+        """
+        from mindjax.common import _tensor_hooks  # lazy: hooks need the transforms' registry
+
+        return _tensor_hooks.register(self, hook)
+
+    def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> "Tensor":
+        """This Tensor (its data is always materialised)."""
+        return self
+
+    def is_contiguous(self) -> bool:
+        """True: data is always contiguous."""
+        return True
+
+    def contiguous(self) -> "Tensor":
+        """This Tensor (data is always contiguous)."""
+        return self
+
+    def is_persistent_data(self) -> bool:
+        """False: MindJAX does not offload Tensor data."""
+        return False
+
+    # -- MindSpore's elementwise arithmetic, with its dtype rules -------------------------
+    def __neg__(self) -> "Tensor":
+        return _out(jnp.negative(self._value))
+
+    def __pos__(self) -> "Tensor":
+        return _out(self._value)
+
+    def __abs__(self) -> "Tensor":
+        return _out(jnp.abs(self._value))
+
+    def __invert__(self) -> "Tensor":
+        raw = self._value
+        return _out(jnp.logical_not(raw) if raw.dtype == jnp.bool_ else jnp.invert(raw))
 
 
-COOTensor = CSRTensor = RowTensor = None  # sparse types are not supported
+def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides, acc = [], 1
+    for dim in reversed(shape):
+        strides.append(acc)
+        acc *= max(dim, 1)
+    return tuple(reversed(strides))
 
+
+# --- conversion helpers ------------------------------------------------------------------
 
 def as_array(x: Any) -> jax.Array:
-    """``x`` as a ``jax.Array``: a Parameter gives its value, an array stays as it is.
+    """``x`` as a ``jax.Array``: a Tensor or Parameter gives its value, an array stays as it is.
 
-    ``jax.lax`` (and so ``jax.nn``) refuses objects that only offer
-    ``__jax_array__``, such as Parameters, so ops, layers and losses convert
-    their inputs with this first.
+    Ops, layers and losses convert their inputs with this first. Python
+    numbers and nested lists become arrays by MindSpore's dtype rules.
 
     Arguments:
-        x: a ``jax.Array`` (tracers included), a Parameter or other Variable,
+        x: a Tensor (Parameters included), a ``jax.Array`` (tracers included),
             or anything ``jnp.asarray`` takes.
 
     Returns:
         the array.
     """
-    if isinstance(x, Variable):
+    if isinstance(x, Tensor):
         return x._value
     if isinstance(x, jax.Array):
         return x
+    if isinstance(x, (list, tuple)):
+        leaves = jax.tree_util.tree_leaves(x)
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):
+            return jnp.asarray(unwrap(list(x)))  # traced elements: stacked by JAX
+        return jnp.asarray(np.asarray(_plain(x), dtype=_infer_dtype(x)))
     return jnp.asarray(x)
 
 
-# --- MindSpore Tensor methods on JAX's array and tracer classes --------------
-
-def _asnumpy(self: Any) -> np.ndarray:
-    return np.asarray(self)
-
-
-def _expand_dims(self: Any, axis: int) -> Any:
-    return jnp.expand_dims(self, axis)
-
-
-def _make_view(jax_view: Any) -> Any:
-    def view(self: Any, *shape: Any) -> Any:
-        """MindSpore's ``view(*shape)`` reshapes; a dtype argument keeps JAX's meaning."""
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        if all(isinstance(s, (int, np.integer)) for s in shape) and shape:
-            return jnp.reshape(self, shape)
-        return jax_view(self, *shape)
-    return view
+def _operand(x: Any) -> Any:
+    """An operand of Tensor arithmetic: Tensors unwrapped, lists/tuples as arrays, scalars kept."""
+    if isinstance(x, Tensor):
+        return x._value
+    if isinstance(x, (list, tuple)):
+        return as_array(x)
+    return x
 
 
-def _squeeze(self: Any, axis: Any = None) -> Any:
-    return jnp.squeeze(self, axis)
+def _float_default(x: Any) -> Any:
+    return x.astype(jnp.float32) if not jnp.issubdtype(x.dtype, jnp.inexact) else x
 
 
-def _to(self: Any, dtype: Any) -> Any:
-    return self.astype(to_jax_dtype(dtype))
+def _promote(a: Any, b: Any) -> tuple[Any, Any]:
+    """MindSpore's promotion against Python scalars: int Tensor with a float gives Float32."""
+    if isinstance(b, float) and not isinstance(a, float) and hasattr(a, "dtype") \
+            and not jnp.issubdtype(a.dtype, jnp.inexact):
+        return a.astype(jnp.float32), b
+    if isinstance(a, float) and hasattr(b, "dtype") and not jnp.issubdtype(b.dtype, jnp.inexact):
+        return a, b.astype(jnp.float32)
+    return a, b
 
 
-def _dim(self: Any) -> int:
-    return self.ndim
+def _true_divide(a: Any, b: Any) -> Any:
+    a, b = _promote(a, b)
+    if hasattr(a, "dtype") and not jnp.issubdtype(a.dtype, jnp.inexact) and \
+            (not hasattr(b, "dtype") or not jnp.issubdtype(b.dtype, jnp.inexact)):
+        a = a.astype(jnp.float32)
+    elif not hasattr(a, "dtype") and hasattr(b, "dtype") and not jnp.issubdtype(b.dtype, jnp.inexact):
+        b = b.astype(jnp.float32)
+    return jnp.true_divide(a, b)
 
 
-def _numel(self: Any) -> int:
-    return int(np.prod(self.shape))
+_OPERANDS = (Tensor, jax.Array, np.ndarray, np.generic, int, float, complex, bool, list, tuple)
 
 
-def _asnumpy_on_tracer(self: Any) -> np.ndarray:
-    raise TypeError(
-        "Tensor.asnumpy() reads a concrete value, but this Tensor is traced inside "
-        "GRAPH_MODE / ms.jit; return it from the compiled function, or use "
-        "jax.debug.print / jax.debug.callback to look at it inside")
+def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: bool = False) -> Any:
+    def method(self: Tensor, other: Any) -> Any:
+        if compare and other is None:
+            return fn is jnp.not_equal
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # let the other operand's reflected method answer
+        a, b = self._value, _operand(other)
+        if reflected:
+            a, b = b, a
+        a, b = _promote(a, b)
+        return _out(fn(a, b))
+    return method
 
 
-_METHODS: dict[str, Any] = {
-    "asnumpy": _asnumpy,
-    "numpy": _asnumpy,
-    "expand_dims": _expand_dims,
-    "unsqueeze": _expand_dims,
-    "to": _to,
-    "float": lambda self: self.astype(jnp.float32),
-    "half": lambda self: self.astype(jnp.float16),
-    "double": lambda self: self.astype(jnp.float64),
-    "int": lambda self: self.astype(jnp.int32),
-    "long": lambda self: self.astype(jnp.int64),
-    "bool": lambda self: self.astype(jnp.bool_),
-    "dim": _dim,
-    "ndimension": _dim,
-    "numel": _numel,
-    "nelement": _numel,
-    "abs": lambda self: jnp.abs(self),
-    "exp": lambda self: jnp.exp(self),
-    "log": lambda self: jnp.log(self),
-    "sqrt": lambda self: jnp.sqrt(self),
-    "rsqrt": lambda self: jax.lax.rsqrt(self),
-    "square": lambda self: jnp.square(self),
-    "sin": lambda self: jnp.sin(self),
-    "cos": lambda self: jnp.cos(self),
-    "tanh": lambda self: jnp.tanh(self),
-    "sigmoid": lambda self: jax.nn.sigmoid(self),
-    "pow": lambda self, e: jnp.power(self, e),
-    "norm": lambda self, ord=None, dim=None, keepdim=False: jnp.linalg.norm(self, ord, dim, keepdim),
-    "unbind": lambda self, dim=0: tuple(jnp.moveaxis(self, dim, 0)),
-    "permute": lambda self, *axes: jnp.transpose(self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes),
-    "init_data": lambda self: self,
-    "asnumpy_of": _asnumpy,
-    "is_contiguous": lambda self: True,
-    "contiguous": lambda self: self,
-    "equal": lambda self, other: jnp.equal(self, other),
-    "isfinite": lambda self: jnp.isfinite(self),
-    "isnan": lambda self: jnp.isnan(self),
-    "exp2": lambda self: jnp.exp2(self),
-    "log1p": lambda self: jnp.log1p(self),
-    "neg": lambda self: jnp.negative(self),
-    "floor": lambda self: jnp.floor(self),
-    "ceil": lambda self: jnp.ceil(self),
-    "tile": lambda self, reps: jnp.tile(self, reps),
-    "broadcast_to": lambda self, shape: jnp.broadcast_to(self, shape),
-    "masked_fill": lambda self, mask, value: jnp.where(mask, jnp.asarray(value, self.dtype), self),
-    "softmax": lambda self, axis=-1: jax.nn.softmax(self, axis=axis),
-    "addmm": lambda self, m1, m2, beta=1, alpha=1: beta * self + alpha * (m1 @ m2),
-    "matmul": lambda self, other: jnp.matmul(self, other),
-    "has_init": False,
-}
-
-_TRACER_OVERRIDES: dict[str, Any] = {
-    "asnumpy": _asnumpy_on_tracer,
-    "numpy": _asnumpy_on_tracer,
-}
+def _inplace(fn: Callable[[Any, Any], Any]) -> Any:
+    # MindSpore's ``a += b`` rebinds ``a`` to a new Tensor; aliases keep the old value.
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        a, b = _promote(self._value, _operand(other))
+        return _out(fn(a, b))
+    return method
 
 
-def _install_tensor_methods() -> None:
-    """Add MindSpore-only methods to jax.Array's concrete and traced classes.
-
-    Existing JAX attributes are never replaced, so JAX code keeps working.
-    """
-    # The class itself, not type(jnp.zeros(())): building an array here would start
-    # the XLA backend at import, before XLA_FLAGS or jax.distributed can be set.
-    array_impl = _ArrayImpl
-    for cls, overrides in ((array_impl, {}), (_jax_core.Tracer, _TRACER_OVERRIDES)):
-        for name, fn in _METHODS.items():
-            fn = overrides.get(name, fn)
-            if name in cls.__dict__ or (hasattr(cls, name) and name not in overrides):
-                continue
-            setattr(cls, name, fn)
-        if "_mindjax_view" not in cls.__dict__:
-            cls._mindjax_view = True
-            cls.view = _make_view(cls.view)
+for _name, _fn in (("add", jnp.add), ("sub", jnp.subtract), ("mul", jnp.multiply),
+                   ("floordiv", jnp.floor_divide), ("mod", jnp.mod), ("pow", jnp.power),
+                   ("matmul", jnp.matmul), ("and", jnp.bitwise_and), ("or", jnp.bitwise_or),
+                   ("xor", jnp.bitwise_xor), ("lshift", jnp.left_shift), ("rshift", jnp.right_shift),
+                   ("truediv", _true_divide)):
+    setattr(Tensor, f"__{_name}__", _binary(_fn))
+    setattr(Tensor, f"__r{_name}__", _binary(_fn, reflected=True))
+    setattr(Tensor, f"__i{_name}__", _inplace(_fn))
+for _name, _fn in (("lt", jnp.less), ("le", jnp.less_equal), ("gt", jnp.greater),
+                   ("ge", jnp.greater_equal), ("eq", jnp.equal), ("ne", jnp.not_equal)):
+    setattr(Tensor, f"__{_name}__", _binary(_fn, compare=True))
+del _name, _fn
 
 
-_install_tensor_methods()
+# --- indexing ------------------------------------------------------------------------------
+
+def _index(index: Any, raw: Any) -> Any:
+    """An index with its Tensors as arrays and its lists as integer/bool arrays."""
+    if isinstance(index, Tensor):
+        return _concrete_mask(index._value, raw)
+    if isinstance(index, tuple):
+        return tuple(_index(i, raw) for i in index)
+    if isinstance(index, list):
+        return _concrete_mask(as_array(index), raw)
+    if isinstance(index, np.ndarray):
+        return index
+    return index
 
 
-def tensor_op(fn: Any) -> Any:
-    """Mark ``fn`` as a public op: the boundary where Tensors are unwrapped and results wrapped.
+def _concrete_mask(idx: Any, raw: Any) -> Any:
+    """A bool mask index becomes numpy when it is concrete (JAX needs a static count)."""
+    if getattr(idx, "dtype", None) == jnp.bool_ and not isinstance(idx, jax.core.Tracer):
+        return np.asarray(idx)
+    return idx
 
-    Implementation code inside an op works on ``jax.Array``s (convert inputs with
-    :func:`as_array`); the boundary turns results into Tensors for user code.
-    """
-    return fn
+
+def _is_bool_mask(idx: Any) -> bool:
+    return getattr(idx, "dtype", None) == np.bool_ and getattr(idx, "ndim", 0) > 0
+
+
+def _set_item(raw: Any, idx: Any, value: Any) -> Any:
+    val = as_array(value) if not isinstance(value, (int, float, bool)) else value
+    if hasattr(val, "dtype") and val.dtype != raw.dtype:
+        val = val.astype(raw.dtype)
+    if _is_bool_mask(idx):
+        if not hasattr(val, "shape") or val.size == 1:
+            # ``x[mask] = v`` with a single v is a select: it needs no static count, so it also
+            # works on traced masks (GRAPH mode).
+            mask = jnp.asarray(idx)
+            if mask.ndim > raw.ndim or tuple(raw.shape[:mask.ndim]) != tuple(mask.shape):
+                raise IndexError(f"For 'Tensor.__setitem__', a bool mask of shape {tuple(mask.shape)} does "
+                                 f"not match the Tensor's leading dimensions {tuple(raw.shape)}")
+            mask = mask.reshape(mask.shape + (1,) * (raw.ndim - mask.ndim))
+            v = jnp.reshape(val, ()) if hasattr(val, "shape") else val
+            return jnp.where(mask, jnp.asarray(v, raw.dtype), raw)
+        if isinstance(idx, jax.core.Tracer):
+            raise IndexError("For 'Tensor.__setitem__', a traced bool mask can only assign a single value "
+                             "(x[mask] = 0); assigning a Tensor needs a static count: use ops.where")
+    return raw.at[idx].set(val)
+
+
+# --- printing --------------------------------------------------------------------------------
+
+_SUMMARY_THRESHOLD = 1000
+_EDGE_ITEMS = 3
+
+
+def _element_formatter(arr: np.ndarray) -> Callable[[Any], str]:
+    kind = arr.dtype.kind
+    if arr.dtype == jnp.bfloat16:
+        return lambda v: f"{float(v):g}"
+    if kind == "f":
+        precision = 4 if arr.dtype == np.float16 else 8
+        width = precision + 7
+
+        def fmt(v: Any) -> str:
+            v = float(v)
+            text = f"{v:.{precision}e}" if math.isfinite(v) else ("nan" if math.isnan(v) else
+                                                                    ("inf" if v > 0 else "-inf"))
+            return text.rjust(width)
+        return fmt
+    if kind == "b":
+        return lambda v: ("True" if v else "False").rjust(5)
+    if kind == "c":
+        return lambda v: str(complex(v)).strip("()")
+    return lambda v: str(v)
+
+
+def _shown(arr: np.ndarray, summarize: bool) -> np.ndarray:
+    """The elements that are printed (all, or the edges of each long axis)."""
+    if not summarize:
+        return arr.reshape(-1)
+    parts = [arr]
+    for axis in range(arr.ndim):
+        if arr.shape[axis] > 2 * _EDGE_ITEMS:
+            parts = [np.concatenate([np.take(p, range(_EDGE_ITEMS), axis),
+                                     np.take(p, range(p.shape[axis] - _EDGE_ITEMS, p.shape[axis]), axis)],
+                                    axis) for p in parts]
+    return parts[0].reshape(-1)
+
+
+def format_tensor(arr: np.ndarray, dtype_name: str) -> str:
+    """MindSpore's ``repr`` of a Tensor with data ``arr`` and dtype name ``dtype_name``."""
+    head = f"Tensor(shape={list(arr.shape)}, dtype={dtype_name}, value="
+    if arr.ndim == 0:
+        v = arr.item()
+        if isinstance(v, float):
+            text = f"{v:g}" if math.isfinite(v) else str(v)
+        elif isinstance(v, complex):
+            text = str(v).strip("()")
+        else:
+            text = str(v)
+        return f"{head} {text})"
+    summarize = arr.size > _SUMMARY_THRESHOLD
+    fmt = _element_formatter(arr)
+    shown = [fmt(v) for v in _shown(arr, summarize)]
+    width = max((len(s) for s in shown), default=0)
+
+    def block(a: np.ndarray, indent: int) -> str:
+        n = a.shape[0]
+        cut = summarize and n > 2 * _EDGE_ITEMS
+        if a.ndim == 1:
+            items = [fmt(v).rjust(width) for v in (list(a[:_EDGE_ITEMS]) + list(a[-_EDGE_ITEMS:]) if cut else a)]
+            if cut:
+                return "[" + ", ".join(items[:_EDGE_ITEMS]) + " ... " + ", ".join(items[_EDGE_ITEMS:]) + "]"
+            return "[" + ", ".join(items) + "]"
+        rows_at = list(range(_EDGE_ITEMS)) + list(range(n - _EDGE_ITEMS, n)) if cut else list(range(n))
+        rows = [block(a[i], indent + 1) for i in rows_at]
+        sep = ",\n" + " " * (indent + 1)
+        if cut:
+            text = sep.join(rows[:_EDGE_ITEMS]) + "\n" + " " * (indent + 1) + "...\n" + " " * (indent + 1) \
+                + sep.join(rows[_EDGE_ITEMS:])
+        else:
+            text = sep.join(rows)
+        return "[" + text + "]"
+
+    if arr.size == 0:
+        body = ""
+    else:
+        body = block(arr, 0)
+    return f"{head} {body})" if arr.ndim == 1 else f"{head}\n{body})"
+
+
+# --- pytree ------------------------------------------------------------------------------------
+
+def _flatten_tensor(t: Tensor) -> tuple[tuple[Any], None]:
+    return (t._raw,), None
+
+
+def _unflatten_tensor(_: None, children: Any) -> Tensor:
+    return Tensor._wrap(children[0])
+
+
+jax.tree_util.register_pytree_node(Tensor, _flatten_tensor, _unflatten_tensor)
+
+
+# --- module-level constructors -------------------------------------------------------------------
+
+def tensor(input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
+           const_arg: bool = False, device: Any = None) -> Tensor:
+    """MindSpore's ``ms.tensor(...)``: the same as ``Tensor(...)``."""
+    return Tensor(input_data, dtype, shape, init, const_arg, device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """MindSpore's ``ms.from_numpy``: a Tensor with ``array``'s data and dtype."""
+    return Tensor.from_numpy(array)
+
+
+def is_tensor(obj: Any) -> bool:
+    """MindSpore's ``ms.is_tensor``: True for Tensors and Parameters."""
+    return isinstance(obj, Tensor)
+
+
+class COOTensor:
+    """Sparse COO tensors are not supported by MindJAX."""
+
+    def __init__(self, *_: Any, **__: Any) -> None:
+        raise TypeError("COOTensor: sparse tensors are not supported by MindJAX; use a dense Tensor")
+
+
+class CSRTensor:
+    """Sparse CSR tensors are not supported by MindJAX."""
+
+    def __init__(self, *_: Any, **__: Any) -> None:
+        raise TypeError("CSRTensor: sparse tensors are not supported by MindJAX; use a dense Tensor")
+
+
+from mindjax.common import _tensor_methods  # noqa: E402,F401  (adds MindSpore's method set to Tensor)

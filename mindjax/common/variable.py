@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from mindjax.common.tensor import Tensor
+
 
 class _AccessTracker:
     """Records the Variables read or written while it is active."""
@@ -46,14 +48,18 @@ class _AccessTracker:
 _TRACKERS: list[_AccessTracker] = []
 
 
-class Variable:
-    """A named, mutable reference to one ``jax.Array`` (or a lazily built one)."""
+class Variable(Tensor):
+    """A mutable Tensor that compiled calls treat as state (a Parameter, the random key).
+
+    Unlike a plain Tensor, its reads and writes are seen by the access trackers,
+    and its value may be built lazily by ``factory`` on first read.
+    """
 
     _is_mindjax_variable = True
     # True for the short-lived copies that JAX builds when it unflattens a pytree
     # holding Parameters: they are values, not state, so traces do not track them.
     _transient = False
-    __slots__ = ("_raw", "_factory", "__weakref__")
+    __slots__ = ("_factory",)
 
     def __init__(self, value: Any = None, factory: Callable[[], Any] | None = None) -> None:
         object.__setattr__(self, "_raw", value)

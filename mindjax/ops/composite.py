@@ -24,6 +24,7 @@ from typing import Any, Callable
 import jax
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.ops.functional import clip_by_global_norm, clip_by_value, partial
 from mindjax.ops.primitives import Primitive
@@ -34,7 +35,7 @@ __all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "partial", "GradO
 
 
 def _is_tensor(x: Any) -> bool:
-    return isinstance(x, (jax.Array, np.ndarray, Variable, jax.core.Tracer))
+    return isinstance(x, (jax.Array, np.ndarray, Tensor, jax.core.Tracer))
 
 
 # MindSpore's type names, as register() takes them, and what each accepts.

@@ -27,10 +27,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.loss import _reduce
 from mindjax.common import random as _random
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.tensor import as_array as _arr
+from mindjax.common.tensor import as_array as _arr, tensor_op
 from mindjax.common.variable import Variable
 
 __all__ = [
@@ -165,7 +166,7 @@ def _axis(op: str, axis: Any, ndim: int, name: str = "axis", extra: int = 0) -> 
     """Normalise one axis in [-ndim-extra, ndim+extra) or raise naming the op."""
     if isinstance(axis, Variable):
         axis = axis._value
-    if isinstance(axis, (jax.Array, np.ndarray)) and np.ndim(axis) == 0:
+    if isinstance(axis, (jax.Array, np.ndarray, Tensor)) and np.ndim(axis) == 0:
         axis = int(axis)
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
         raise TypeError(f"For '{op}', '{name}' must be an int, got {type(axis).__name__}")
@@ -191,7 +192,7 @@ def _axes(op: str, axis: Any, ndim: int, name: str = "axis") -> tuple[int, ...] 
 def _shape_arg(op: str, shape: Any, name: str = "shape") -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    if isinstance(shape, (jax.Array, np.ndarray, Variable)):
+    if isinstance(shape, (jax.Array, np.ndarray, Tensor)):
         shape = np.asarray(_arr(shape)).tolist()
         shape = shape if isinstance(shape, list) else [shape]
     if not isinstance(shape, (list, tuple)) or not _builtin_all(isinstance(s, (int, np.integer)) for s in shape):
@@ -209,6 +210,7 @@ def _default_int() -> Any:
 
 # --- arithmetic --------------------------------------------------------------------------
 
+@tensor_op
 @_named("matmul")
 def matmul(input: Any, other: Any) -> jax.Array:
     """Matrix product with broadcasting over batch dimensions (1-D inputs are vectors).
@@ -229,6 +231,7 @@ def matmul(input: Any, other: Any) -> jax.Array:
     return jnp.matmul(a, b)
 
 
+@tensor_op
 @_amp_white_listed("BatchMatMul")
 @_named("bmm")
 def bmm(input_x: Any, mat2: Any) -> jax.Array:
@@ -249,6 +252,7 @@ def bmm(input_x: Any, mat2: Any) -> jax.Array:
     return jnp.matmul(a, b)
 
 
+@tensor_op
 @_amp_white_listed("MatMul")
 @_named("mm")
 def mm(input: Any, mat2: Any) -> jax.Array:
@@ -276,7 +280,7 @@ def _binary(name: str, fn: Callable[[Any, Any], Any], doc: str) -> Callable[[Any
     op.__name__ = op.__qualname__ = name
     op.__doc__ = (f"{doc}, with broadcasting.\n\n    Arguments:\n        input, other: arrays or "
                   f"scalars.\n\n    Returns:\n        the elementwise result.\n")
-    return op
+    return tensor_op(op)
 
 
 def _unary(name: str, fn: Callable[[Any], Any], doc: str, arg: str = "input") -> Callable[[Any], jax.Array]:
@@ -285,7 +289,7 @@ def _unary(name: str, fn: Callable[[Any], Any], doc: str, arg: str = "input") ->
         return fn(_arr(x))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"{doc}.\n\n    Arguments:\n        {arg}: an array.\n\n    Returns:\n        the elementwise result.\n"
-    return op
+    return tensor_op(op)
 
 
 add = _binary("add", jnp.add, "``input + other``")
@@ -319,6 +323,7 @@ def _float(x: Any) -> Any:
     return x if jnp.issubdtype(x.dtype, jnp.inexact) else x.astype(jnp.float32)
 
 
+@tensor_op
 @_named("rsqrt")
 def rsqrt(input: Any) -> jax.Array:
     """Reciprocal square root ``1 / sqrt(input)``.
@@ -332,6 +337,7 @@ def rsqrt(input: Any) -> jax.Array:
     return jax.lax.rsqrt(_float(_arr(input)))
 
 
+@tensor_op
 @_named("pow")
 def pow(input: Any, exponent: Any) -> jax.Array:  # noqa: A001 - MindSpore's name
     """``input ** exponent`` with broadcasting.
@@ -346,6 +352,7 @@ def pow(input: Any, exponent: Any) -> jax.Array:  # noqa: A001 - MindSpore's nam
     return jnp.power(_arr(input), _arr(exponent))
 
 
+@tensor_op
 @_named("div")
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> jax.Array:
     """Division; integer inputs divide to float unless a rounding mode is given.
@@ -372,6 +379,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> jax.Arra
 
 # --- activations -------------------------------------------------------------------------
 
+@tensor_op
 @_amp_white_listed("ReLU")
 @_named("relu")
 def relu(input: Any, inplace: bool = False) -> jax.Array:
@@ -387,6 +395,7 @@ def relu(input: Any, inplace: bool = False) -> jax.Array:
     return jax.nn.relu(_arr(input))
 
 
+@tensor_op
 @_named("gelu")
 def gelu(input: Any, approximate: str = "none") -> jax.Array:
     """GELU activation.
@@ -403,6 +412,7 @@ def gelu(input: Any, approximate: str = "none") -> jax.Array:
     return jax.nn.gelu(_float(_arr(input)), approximate=approximate == "tanh")
 
 
+@tensor_op
 @_named("softmax")
 def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> jax.Array:
     """Softmax along ``axis``.
@@ -421,6 +431,7 @@ def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> jax.Array:
     return jax.nn.softmax(x, axis=_axis("softmax", axis, x.ndim))
 
 
+@tensor_op
 @_named("log_softmax")
 def log_softmax(logits: Any, axis: int = -1) -> jax.Array:
     """Log-softmax along ``axis``.
@@ -436,6 +447,7 @@ def log_softmax(logits: Any, axis: int = -1) -> jax.Array:
     return jax.nn.log_softmax(x, axis=_axis("log_softmax", axis, x.ndim))
 
 
+@tensor_op
 @_named("leaky_relu")
 def leaky_relu(input: Any, alpha: float = 0.2) -> jax.Array:
     """``input`` where positive, else ``alpha * input``.
@@ -451,6 +463,7 @@ def leaky_relu(input: Any, alpha: float = 0.2) -> jax.Array:
     return jnp.where(x >= 0, x, x * alpha)
 
 
+@tensor_op
 @_named("elu")
 def elu(input_x: Any, alpha: float = 1.0) -> jax.Array:
     """ELU: ``x`` where positive, else ``alpha * (exp(x) - 1)``.
@@ -465,6 +478,7 @@ def elu(input_x: Any, alpha: float = 1.0) -> jax.Array:
     return jax.nn.elu(_arr(input_x), alpha)
 
 
+@tensor_op
 @_named("softplus")
 def softplus(input: Any, beta: float = 1, threshold: float = 20) -> jax.Array:
     """``log(1 + exp(beta * x)) / beta``, linear where ``beta * x > threshold``.
@@ -485,6 +499,7 @@ def softplus(input: Any, beta: float = 1, threshold: float = 20) -> jax.Array:
 
 # --- shape manipulation ------------------------------------------------------------------
 
+@tensor_op
 @_named("reshape")
 def reshape(input: Any, shape: Any) -> jax.Array:
     """Reshape; one dimension may be ``-1``.
@@ -516,6 +531,7 @@ def _perm(op: str, perm: Any, ndim: int, name: str) -> tuple[int, ...]:
     return norm
 
 
+@tensor_op
 @_named("transpose")
 def transpose(input: Any, dims: Sequence[int]) -> jax.Array:
     """Permute the axes of ``input``.
@@ -531,6 +547,7 @@ def transpose(input: Any, dims: Sequence[int]) -> jax.Array:
     return jnp.transpose(x, _perm("transpose", dims, x.ndim, "dims"))
 
 
+@tensor_op
 @_named("permute")
 def permute(input: Any, axis: Sequence[int]) -> jax.Array:
     """Permute the axes of ``input`` (same as :func:`transpose`).
@@ -553,6 +570,7 @@ def _seq(op: str, tensors: Any) -> list[Any]:
     return [_arr(t) for t in tensors]
 
 
+@tensor_op
 @_named("concat")
 def concat(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     """Join arrays along an existing axis.
@@ -573,11 +591,13 @@ def concat(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     return jnp.concatenate(xs, axis=ax)
 
 
+@tensor_op
 def cat(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     """Alias of :func:`concat`."""
     return concat(tensors, axis)
 
 
+@tensor_op
 @_named("stack")
 def stack(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     """Stack equal-shaped arrays along a new axis.
@@ -597,6 +617,7 @@ def stack(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     return jnp.stack(xs, axis=_axis("stack", axis, xs[0].ndim, extra=1))
 
 
+@tensor_op
 @_named("split")
 def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple[jax.Array, ...]:
     """Split into chunks of a given size (the last may be smaller) or of given sizes.
@@ -630,6 +651,7 @@ def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple[jax.
     return tuple(jnp.split(x, offsets, axis=ax))
 
 
+@tensor_op
 @_named("chunk")
 def chunk(input: Any, chunks: int, axis: int = 0) -> tuple[jax.Array, ...]:
     """Split into at most ``chunks`` pieces of size ``ceil(n / chunks)``.
@@ -650,6 +672,7 @@ def chunk(input: Any, chunks: int, axis: int = 0) -> tuple[jax.Array, ...]:
     return split(x, size, ax)
 
 
+@tensor_op
 @_named("squeeze")
 def squeeze(input: Any, axis: Any = None) -> jax.Array:
     """Remove size-1 axes; axes named in ``axis`` whose size is not 1 are kept.
@@ -668,6 +691,7 @@ def squeeze(input: Any, axis: Any = None) -> jax.Array:
     return jnp.squeeze(x, tuple(a for a in axes if x.shape[a] == 1))
 
 
+@tensor_op
 @_named("expand_dims")
 def expand_dims(input_x: Any, axis: int) -> jax.Array:
     """Insert a size-1 axis at ``axis``.
@@ -683,6 +707,7 @@ def expand_dims(input_x: Any, axis: int) -> jax.Array:
     return jnp.expand_dims(x, _axis("expand_dims", axis, x.ndim, extra=1))
 
 
+@tensor_op
 @_named("unsqueeze")
 def unsqueeze(input: Any, dim: int) -> jax.Array:
     """Insert a size-1 axis at ``dim``.
@@ -698,6 +723,7 @@ def unsqueeze(input: Any, dim: int) -> jax.Array:
     return jnp.expand_dims(x, _axis("unsqueeze", dim, x.ndim, name="dim", extra=1))
 
 
+@tensor_op
 @_named("flatten")
 def flatten(input: Any, order: str = "C", *, start_dim: int = 1, end_dim: int = -1) -> jax.Array:
     """Merge the axes ``start_dim..end_dim`` into one (by default all but the batch axis).
@@ -728,6 +754,7 @@ def flatten(input: Any, order: str = "C", *, start_dim: int = 1, end_dim: int = 
         x, x.shape[:s] + (int(np.prod(x.shape[s:e + 1])),) + x.shape[e + 1:])
 
 
+@tensor_op
 @_named("gather")
 def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0) -> jax.Array:
     """Take slices of ``input_params`` along ``axis`` at ``input_indices``.
@@ -757,6 +784,7 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
     return fn(x, idx, ax - batch_dims)
 
 
+@tensor_op
 @_named("gather_elements")
 def gather_elements(input: Any, dim: int, index: Any) -> jax.Array:
     """``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (``take_along_axis``).
@@ -775,6 +803,7 @@ def gather_elements(input: Any, dim: int, index: Any) -> jax.Array:
     return jnp.take_along_axis(x, idx, axis=_axis("gather_elements", dim, x.ndim, "dim"))
 
 
+@tensor_op
 @_named("gather_nd")
 def gather_nd(input_x: Any, indices: Any) -> jax.Array:
     """Gather slices at multi-dimensional ``indices`` (its last axis indexes input's leading axes).
@@ -793,6 +822,7 @@ def gather_nd(input_x: Any, indices: Any) -> jax.Array:
     return x[tuple(jnp.moveaxis(idx, -1, 0))]
 
 
+@tensor_op
 @_named("scatter_nd")
 def scatter_nd(indices: Any, updates: Any, shape: Sequence[int]) -> jax.Array:
     """Scatter ``updates`` into a zero array of ``shape``; duplicate indices add up.
@@ -815,6 +845,7 @@ def scatter_nd(indices: Any, updates: Any, shape: Sequence[int]) -> jax.Array:
     return jnp.zeros(shp, upd.dtype).at[tuple(jnp.moveaxis(idx, -1, 0))].add(upd)
 
 
+@tensor_op
 @_named("tile")
 def tile(input: Any, dims: Sequence[int]) -> jax.Array:
     """Repeat ``input`` ``dims[i]`` times along each axis (shorter tuples pad with 1).
@@ -832,6 +863,7 @@ def tile(input: Any, dims: Sequence[int]) -> jax.Array:
     return jnp.tile(_arr(input), reps)
 
 
+@tensor_op
 @_named("broadcast_to")
 def broadcast_to(input: Any, shape: Sequence[int]) -> jax.Array:
     """Broadcast to ``shape``; ``-1`` keeps the input's size on that axis.
@@ -861,6 +893,7 @@ def broadcast_to(input: Any, shape: Sequence[int]) -> jax.Array:
 
 # --- reductions, sorting -----------------------------------------------------------------
 
+@tensor_op
 @_named("sum")
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> jax.Array:  # noqa: A001
     """Sum over ``dim`` (all axes by default).
@@ -880,6 +913,7 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     return out
 
 
+@tensor_op
 @_named("mean")
 def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> jax.Array:
     """Mean over ``axis``; integer inputs give an integer (truncated) mean as in MindSpore.
@@ -897,6 +931,7 @@ def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> jax.Array:
     return out if jnp.issubdtype(a.dtype, jnp.inexact) else out.astype(a.dtype)
 
 
+@tensor_op
 @_named("prod")
 def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> jax.Array:
     """Product over ``axis``.
@@ -929,6 +964,7 @@ def _extreme(op: str, fn: Callable[..., Any], input: Any, axis: Any, keepdims: b
     return fn(x, axis=_axes(op, axis, x.ndim), keepdims=keepdims, **kw)
 
 
+@tensor_op
 @_named("amax")
 def amax(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,
          where: Any = None) -> jax.Array:
@@ -947,6 +983,7 @@ def amax(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any =
     return _extreme("amax", jnp.max, input, axis, keepdims, initial, where)
 
 
+@tensor_op
 @_named("amin")
 def amin(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,
          where: Any = None) -> jax.Array:
@@ -983,6 +1020,7 @@ def _value_and_index(op: str, input: Any, axis: Any, keepdims: bool, initial: An
     return val, idx
 
 
+@tensor_op
 @_named("max")
 def max(input: Any, axis: int | None = None, keepdims: bool = False, *, initial: Any = None,  # noqa: A001
         where: Any = None) -> tuple[jax.Array, jax.Array]:
@@ -1002,6 +1040,7 @@ def max(input: Any, axis: int | None = None, keepdims: bool = False, *, initial:
     return _value_and_index("max", input, axis, keepdims, initial, where, largest=True)
 
 
+@tensor_op
 @_named("min")
 def min(input: Any, axis: int | None = None, keepdims: bool = False, *, initial: Any = None,  # noqa: A001
         where: Any = None) -> tuple[jax.Array, jax.Array]:
@@ -1013,6 +1052,7 @@ def min(input: Any, axis: int | None = None, keepdims: bool = False, *, initial:
     return _value_and_index("min", input, axis, keepdims, initial, where, largest=False)
 
 
+@tensor_op
 @_named("argmax")
 def argmax(input: Any, dim: int | None = None, keepdim: bool = False) -> jax.Array:
     """Index of the maximum along ``dim`` (of the flattened array when ``dim`` is None).
@@ -1033,6 +1073,7 @@ def argmax(input: Any, dim: int | None = None, keepdim: bool = False) -> jax.Arr
     return jnp.argmax(x, axis=_axis("argmax", dim, x.ndim, "dim"), keepdims=keepdim)
 
 
+@tensor_op
 @_named("argmin")
 def argmin(input: Any, axis: int | None = None, keepdims: bool = False) -> jax.Array:
     """Index of the minimum along ``axis`` (of the flattened array when ``axis`` is None).
@@ -1052,6 +1093,7 @@ def argmin(input: Any, axis: int | None = None, keepdims: bool = False) -> jax.A
     return jnp.argmin(x, axis=_axis("argmin", axis, x.ndim), keepdims=keepdims)
 
 
+@tensor_op
 @_named("topk")
 def topk(input: Any, k: int, dim: int | None = None, largest: bool = True,
          sorted: bool = True) -> tuple[jax.Array, jax.Array]:  # noqa: A002
@@ -1081,6 +1123,7 @@ def topk(input: Any, k: int, dim: int | None = None, largest: bool = True,
     return jnp.moveaxis(vals, -1, ax), jnp.moveaxis(idx.astype(jnp.int32), -1, ax)
 
 
+@tensor_op
 @_named("sort")
 def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple[jax.Array, jax.Array]:
     """Sort along ``axis``.
@@ -1099,6 +1142,7 @@ def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple[jax.Ar
     return jnp.take_along_axis(x, idx, axis=ax), idx.astype(jnp.int32)
 
 
+@tensor_op
 @_named("cumsum")
 def cumsum(x: Any, axis: int, dtype: Any = None) -> jax.Array:
     """Cumulative sum along ``axis``.
@@ -1119,6 +1163,7 @@ def cumsum(x: Any, axis: int, dtype: Any = None) -> jax.Array:
 
 # --- creation and casting ----------------------------------------------------------------
 
+@tensor_op
 @_named("one_hot")
 def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axis: int = -1) -> jax.Array:
     """One-hot encoding; the output dtype is that of ``on_value``.
@@ -1150,6 +1195,7 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axi
     return jnp.where(hit, on.astype(dt), off.astype(dt))
 
 
+@tensor_op
 @_named("cast")
 def cast(input: Any, dtype: Any) -> jax.Array:
     """Convert to ``dtype``.
@@ -1164,6 +1210,7 @@ def cast(input: Any, dtype: Any) -> jax.Array:
     return _arr(input).astype(to_jax_dtype(dtype))
 
 
+@tensor_op
 @_named("zeros")
 def zeros(size: Any, dtype: Any = None) -> jax.Array:
     """An array of zeros (float32 by default).
@@ -1178,6 +1225,7 @@ def zeros(size: Any, dtype: Any = None) -> jax.Array:
     return jnp.zeros(_shape_arg("zeros", size, "size"), _dtype_or(dtype, jnp.float32))
 
 
+@tensor_op
 @_named("ones")
 def ones(shape: Any, dtype: Any = None) -> jax.Array:
     """An array of ones (float32 by default).
@@ -1192,6 +1240,7 @@ def ones(shape: Any, dtype: Any = None) -> jax.Array:
     return jnp.ones(_shape_arg("ones", shape), _dtype_or(dtype, jnp.float32))
 
 
+@tensor_op
 @_named("zeros_like")
 def zeros_like(input: Any, *, dtype: Any = None) -> jax.Array:
     """Zeros with the shape (and by default the dtype) of ``input``."""
@@ -1199,6 +1248,7 @@ def zeros_like(input: Any, *, dtype: Any = None) -> jax.Array:
     return jnp.zeros(x.shape, _dtype_or(dtype, x.dtype))
 
 
+@tensor_op
 @_named("ones_like")
 def ones_like(input: Any, *, dtype: Any = None) -> jax.Array:
     """Ones with the shape (and by default the dtype) of ``input``."""
@@ -1206,6 +1256,7 @@ def ones_like(input: Any, *, dtype: Any = None) -> jax.Array:
     return jnp.ones(x.shape, _dtype_or(dtype, x.dtype))
 
 
+@tensor_op
 @_named("fill")
 def fill(type: Any, shape: Any, value: Any) -> jax.Array:  # noqa: A002 - MindSpore's name
     """An array of ``shape`` filled with ``value``.
@@ -1221,6 +1272,7 @@ def fill(type: Any, shape: Any, value: Any) -> jax.Array:  # noqa: A002 - MindSp
     return jnp.full(_shape_arg("fill", shape), _arr(value), to_jax_dtype(type))
 
 
+@tensor_op
 @_named("full")
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> jax.Array:
     """An array of ``size`` filled with ``fill_value``.
@@ -1241,6 +1293,7 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None) -> jax.Array:
     return jnp.full(_shape_arg("full", size, "size"), _arr(fill_value), _dtype_or(dtype, _default_int()))
 
 
+@tensor_op
 @_named("arange")
 def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> jax.Array:
     """Evenly spaced values in ``[start, end)``.
@@ -1264,6 +1317,7 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None)
     return jnp.arange(start, end, step, dtype=to_jax_dtype(dtype))
 
 
+@tensor_op
 @_named("linspace")
 def linspace(start: Any, end: Any, steps: int) -> jax.Array:
     """``steps`` evenly spaced float32 values from ``start`` to ``end`` inclusive.
@@ -1281,6 +1335,7 @@ def linspace(start: Any, end: Any, steps: int) -> jax.Array:
                         dtype=jnp.float32)
 
 
+@tensor_op
 @_named("eye")
 def eye(n: int, m: int | None = None, dtype: Any = None) -> jax.Array:
     """An ``n x m`` identity matrix (float32 by default).
@@ -1301,6 +1356,7 @@ def eye(n: int, m: int | None = None, dtype: Any = None) -> jax.Array:
 
 # --- selection, clipping, norms ---------------------------------------------------------
 
+@tensor_op
 @_named("where")
 def where(condition: Any, input: Any, other: Any) -> jax.Array:
     """``input`` where ``condition`` holds, else ``other`` (broadcasting).
@@ -1315,12 +1371,14 @@ def where(condition: Any, input: Any, other: Any) -> jax.Array:
     return jnp.where(_arr(condition), _arr(input), _arr(other))
 
 
+@tensor_op
 @_named("select")
 def select(condition: Any, input: Any, other: Any) -> jax.Array:
     """Same as :func:`where`."""
     return jnp.where(_arr(condition), _arr(input), _arr(other))
 
 
+@tensor_op
 @_named("masked_fill")
 def masked_fill(input_x: Any, mask: Any, value: Any) -> jax.Array:
     """``value`` where ``mask`` is true, else ``input_x``.
@@ -1348,6 +1406,7 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     return x
 
 
+@tensor_op
 @_named("clip_by_value")
 def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None) -> Any:
     """Clip values into ``[clip_value_min, clip_value_max]``.
@@ -1366,6 +1425,7 @@ def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None
     return _clip(x, clip_value_min, clip_value_max)
 
 
+@tensor_op
 @_named("clamp")
 def clamp(input: Any, min: Any = None, max: Any = None) -> jax.Array:  # noqa: A002
     """Clip values into ``[min, max]``; at least one bound must be given."""
@@ -1374,6 +1434,7 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> jax.Array:  # noqa: A
     return _clip(input, min, max)
 
 
+@tensor_op
 @_named("clip_by_global_norm")
 def clip_by_global_norm(x: Sequence[Any], clip_norm: float = 1.0, use_norm: Any = None) -> tuple[jax.Array, ...]:
     """Scale arrays so that their joint L2 norm is at most ``clip_norm``.
@@ -1398,6 +1459,7 @@ def clip_by_global_norm(x: Sequence[Any], clip_norm: float = 1.0, use_norm: Any 
     return tuple((t * scale).astype(t.dtype) for t in xs)
 
 
+@tensor_op
 @_named("norm")
 def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> jax.Array:  # noqa: A002,N803
     """Vector or matrix norm (as ``numpy.linalg.norm``; the whole array when ``dim`` is None).
@@ -1425,6 +1487,7 @@ def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dty
                            keepdims=keepdim)
 
 
+@tensor_op
 @_named("l2_normalize")
 def l2_normalize(x: Any, axis: Any = 0, epsilon: float = 1e-4) -> jax.Array:
     """``x / sqrt(max(sum(x**2, axis), epsilon))`` (MindSpore's ``L2Normalize``).
@@ -1450,6 +1513,7 @@ def _key(seed: Any) -> Any:
     return key if seed is None else jax.random.fold_in(key, int(seed))
 
 
+@tensor_op
 @_named("dropout")
 def dropout(input: Any, p: float = 0.5, training: bool = True, seed: int | None = None) -> jax.Array:
     """Zero elements with probability ``p`` and scale the rest by ``1 / (1 - p)``.
@@ -1478,6 +1542,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, seed: int | None 
     return jnp.where(keep, x / (1.0 - p), jnp.zeros((), x.dtype)).astype(x.dtype)
 
 
+@tensor_op
 @_named("uniform")
 def uniform(shape: Any, minval: Any, maxval: Any, seed: int | None = None, dtype: Any = jnp.float32) -> jax.Array:
     """Uniform samples in ``[minval, maxval)`` (integers when ``dtype`` is int32).
@@ -1501,6 +1566,7 @@ def uniform(shape: Any, minval: Any, maxval: Any, seed: int | None = None, dtype
     return jax.random.uniform(_key(seed), shp, jnp.float32) * (hi - lo) + lo
 
 
+@tensor_op
 @_named("standard_normal")
 def standard_normal(shape: Any, seed: int | None = None) -> jax.Array:
     """Standard normal float32 samples.
@@ -1515,6 +1581,7 @@ def standard_normal(shape: Any, seed: int | None = None) -> jax.Array:
     return jax.random.normal(_key(seed), _shape_arg("standard_normal", shape), jnp.float32)
 
 
+@tensor_op
 @_named("normal")
 def normal(shape: Any, mean: Any, stddev: Any, seed: int | None = None) -> jax.Array:
     """Normal samples ``standard_normal * stddev + mean`` (broadcast with ``shape``).
@@ -1578,6 +1645,7 @@ def _conv(op: str, x: Any, w: Any, stride: Any, pad_mode: str, padding: Any, dil
                                         feature_group_count=int(groups))
 
 
+@tensor_op
 @_amp_white_listed("Conv2D")
 @_named("conv2d")
 def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode: str = "valid",
@@ -1637,6 +1705,7 @@ def _pool_setup(op: str, x: Any, kernel_size: Any, stride: Any, padding: Any, di
     return k, s, d, pads
 
 
+@tensor_op
 @_named("max_pool2d")
 def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                return_indices: bool = False, ceil_mode: bool = False) -> Any:
@@ -1681,6 +1750,7 @@ def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, d
     return out, indices.astype(_default_int())
 
 
+@tensor_op
 @_named("avg_pool2d")
 def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any = 0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int = 0) -> jax.Array:
@@ -1718,6 +1788,7 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
     return total / count
 
 
+@tensor_op
 @_named("dense")
 def dense(input: Any, weight: Any, bias: Any = None) -> jax.Array:
     """``input @ weight.T + bias`` (weight laid out ``(out, in)`` as in MindSpore).
@@ -1738,6 +1809,7 @@ def dense(input: Any, weight: Any, bias: Any = None) -> jax.Array:
     return out if bias is None else out + _arr(bias)
 
 
+@tensor_op
 @_named("layer_norm")
 def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None,
                eps: float = 1e-5) -> jax.Array:
@@ -1798,6 +1870,7 @@ def _bn(op: str, x: Any, mean: Any, var: Any, weight: Any, bias: Any, training: 
     return y, mu, sigma2
 
 
+@tensor_op
 @_named("batch_norm")
 def batch_norm(input_x: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> jax.Array:
@@ -1826,6 +1899,7 @@ _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
               "circular": "wrap"}
 
 
+@tensor_op
 @_named("pad")
 def pad(input_x: Any, padding: Sequence[int], mode: str = "constant", value: Any = None) -> jax.Array:
     """Pad the trailing axes: ``padding = (left_last, right_last, left_prev, right_prev, ...)``.
@@ -1874,6 +1948,7 @@ def _linear_weights(n_in: int, n_out: int, align_corners: bool, scale: float | N
     return i0, i1, (src - i0).astype(np.float32)
 
 
+@tensor_op
 @_named("interpolate")
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> jax.Array:
@@ -1929,6 +2004,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     return out
 
 
+@tensor_op
 @_named("dot")
 def dot(input: Any, other: Any) -> jax.Array:
     """``numpy.dot``: contract the last axis of ``input`` with the second-to-last of ``other``.
@@ -1946,6 +2022,7 @@ def dot(input: Any, other: Any) -> jax.Array:
     return jnp.dot(a, b)
 
 
+@tensor_op
 @_named("tensor_dot")
 def tensor_dot(x1: Any, x2: Any, axes: Any) -> jax.Array:
     """Sum products over the given axes (``numpy.tensordot``).
@@ -1963,6 +2040,7 @@ def tensor_dot(x1: Any, x2: Any, axes: Any) -> jax.Array:
     return jnp.tensordot(a, b, axes)
 
 
+@tensor_op
 def einsum(equation: str, *operands: Any) -> jax.Array:
     """Einstein summation (``numpy.einsum``).
 
@@ -2029,6 +2107,7 @@ def _class_nll(op: str, logp: Any, target: Any, weight: Any, ignore_index: int, 
     return _reduce(loss, reduction, op)
 
 
+@tensor_op
 @_named("cross_entropy")
 def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int = -100,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> jax.Array:
@@ -2055,6 +2134,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
     return _class_nll("cross_entropy", logp, _arr(target), weight, ignore_index, reduction, label_smoothing)
 
 
+@tensor_op
 @_named("nll_loss")
 def nll_loss(inputs: Any, target: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean",
              label_smoothing: float = 0.0) -> jax.Array:
@@ -2088,6 +2168,7 @@ def _pair_loss(op: str, input: Any, target: Any) -> tuple[Any, Any]:
     return x, t
 
 
+@tensor_op
 @_named("mse_loss")
 def mse_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
     """Squared error ``(input - target) ** 2``, reduced.
@@ -2103,6 +2184,7 @@ def mse_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
     return _reduce(jnp.square(x - t), reduction, "mse_loss")
 
 
+@tensor_op
 @_named("l1_loss")
 def l1_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
     """Absolute error ``|input - target|``, reduced; arguments as :func:`mse_loss`."""
@@ -2110,6 +2192,7 @@ def l1_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
     return _reduce(jnp.abs(x - t), reduction, "l1_loss")
 
 
+@tensor_op
 @_named("smooth_l1_loss")
 def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = "none") -> jax.Array:
     """Huber-like loss: ``0.5 d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta``.
@@ -2129,6 +2212,7 @@ def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = 
     return _reduce(jnp.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction, "smooth_l1_loss")
 
 
+@tensor_op
 @_named("binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, pos_weight: Any = None,
                                      reduction: str = "mean") -> jax.Array:
@@ -2156,26 +2240,31 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
 
 # --- introspection and side effects ------------------------------------------------------
 
+@tensor_op
 def size(input_x: Any) -> int:
     """The number of elements, as a Python int."""
     return int(np.prod(np.shape(_arr(input_x))))
 
 
+@tensor_op
 def numel(input: Any) -> int:
     """The number of elements, as a Python int."""
     return size(input)
 
 
+@tensor_op
 def shape(input_x: Any) -> tuple[int, ...]:
     """The shape, as a tuple of ints."""
     return tuple(np.shape(_arr(input_x)))
 
 
+@tensor_op
 def rank(input_x: Any) -> int:
     """The number of dimensions, as a Python int."""
     return int(np.ndim(_arr(input_x)))
 
 
+@tensor_op
 def assign(variable: Any, value: Any) -> jax.Array:
     """Write ``value`` into the Parameter ``variable`` (cast to its dtype) and return the new value.
 
@@ -2200,11 +2289,13 @@ def assign(variable: Any, value: Any) -> jax.Array:
     return variable._value
 
 
+@tensor_op
 def depend(value: Any, expr: Any) -> Any:
     """Return ``value`` (execution order is JAX's data dependencies; ``expr`` is kept for compatibility)."""
     return value
 
 
+@tensor_op
 def print_(*input_x: Any) -> None:
     """Print arrays and strings, also from inside compiled code (``jax.debug.print``)."""
     parts, args = [], []
@@ -2217,6 +2308,7 @@ def print_(*input_x: Any) -> None:
     jax.debug.print("\n".join(parts), *args)
 
 
+@tensor_op
 def partial(func: Callable[..., Any], *args: Any) -> Callable[..., Any]:
     """``func`` with its first arguments fixed (MindSpore's ``F.partial``).
 

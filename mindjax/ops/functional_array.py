@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.tensor import tensor_op
 from mindjax.ops.functional import _arr, _axis, _default_int, _named
 
 __all__ = [
@@ -77,6 +78,7 @@ def _triangle(op: str, fn: Any, input: Any, diagonal: int) -> jax.Array:
     return fn(x, int(diagonal))
 
 
+@tensor_op
 def tril(input: Any, diagonal: int = 0) -> jax.Array:
     """Zero the elements above the ``diagonal``-th diagonal of the last two axes.
 
@@ -90,6 +92,7 @@ def tril(input: Any, diagonal: int = 0) -> jax.Array:
     return _triangle("tril", jnp.tril, input, diagonal)
 
 
+@tensor_op
 def triu(input: Any, diagonal: int = 0) -> jax.Array:
     """Zero the elements below the ``diagonal``-th diagonal of the last two axes.
 
@@ -103,6 +106,7 @@ def triu(input: Any, diagonal: int = 0) -> jax.Array:
     return _triangle("triu", jnp.triu, input, diagonal)
 
 
+@tensor_op
 @_named("flip")
 def flip(input: Any, dims: Sequence[int]) -> jax.Array:
     """Reverse the order of elements along ``dims``.
@@ -121,6 +125,7 @@ def flip(input: Any, dims: Sequence[int]) -> jax.Array:
     return jnp.flip(x, axes)
 
 
+@tensor_op
 @_named("roll")
 def roll(input: Any, shifts: Any, dims: Any = None) -> jax.Array:
     """Roll elements along ``dims`` by ``shifts`` (elements leaving one end come back at the other).
@@ -150,6 +155,7 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> jax.Array:
     return jnp.roll(x, s, d)
 
 
+@tensor_op
 @_named("argsort")
 def argsort(input: Any, axis: int = -1, descending: bool = False) -> jax.Array:
     """Indices that sort ``input`` along ``axis`` (stable: equal elements keep their order).
@@ -169,6 +175,7 @@ def argsort(input: Any, axis: int = -1, descending: bool = False) -> jax.Array:
 
 # --- data-dependent shapes (eager only) -------------------------------------------------
 
+@tensor_op
 @_named("unique")
 def unique(input: Any) -> tuple[jax.Array, jax.Array]:
     """The distinct elements of ``input`` (flattened), in order of first appearance, as MindSpore's CPU kernel.
@@ -200,6 +207,7 @@ def unique(input: Any) -> tuple[jax.Array, jax.Array]:
             jnp.asarray(rank[inverse.reshape(-1)].reshape(x.shape), idx_dtype))
 
 
+@tensor_op
 @_named("nonzero")
 def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
     """Indices of the non-zero elements. Eager only: the count depends on the values.
@@ -221,6 +229,7 @@ def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
     return jnp.asarray(np.stack(idx, axis=1), _default_int())
 
 
+@tensor_op
 @_named("masked_select")
 def masked_select(input: Any, mask: Any) -> jax.Array:
     """The elements of ``input`` where the (broadcast) boolean ``mask`` is True, as a 1-D array.
@@ -246,6 +255,7 @@ def masked_select(input: Any, mask: Any) -> jax.Array:
     return jnp.asarray(xs[ms], x.dtype)
 
 
+@tensor_op
 @_named("bincount")
 def bincount(input: Any, weights: Any = None, minlength: int = 0) -> jax.Array:
     """Count occurrences of each non-negative int in a 1-D ``input`` (negatives are ignored).
@@ -281,6 +291,7 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> jax.Array:
 
 # --- slicing, gathering, scattering --------------------------------------------------------
 
+@tensor_op
 @_named("narrow")
 def narrow(input: Any, axis: int, start: int, length: int) -> jax.Array:
     """``length`` elements of ``input`` along ``axis`` from ``start``.
@@ -310,6 +321,7 @@ def narrow(input: Any, axis: int, start: int, length: int) -> jax.Array:
     return jax.lax.slice_in_dim(x, s, s + ln_, axis=ax)
 
 
+@tensor_op
 @_named("slice")
 def slice(input_x: Any, begin: Sequence[int], size: Sequence[int]) -> jax.Array:  # noqa: A001 - MindSpore's name
     """The block of ``input_x`` starting at ``begin`` with extent ``size`` (``-1`` runs to the end).
@@ -337,6 +349,7 @@ def slice(input_x: Any, begin: Sequence[int], size: Sequence[int]) -> jax.Array:
     return x[tuple(idx)]
 
 
+@tensor_op
 @_named("gather_d")
 def gather_d(x: Any, dim: int, index: Any) -> jax.Array:
     """``out[i][j] = x[index[i][j]][j]`` for ``dim=0`` (``take_along_axis``).
@@ -355,6 +368,7 @@ def gather_d(x: Any, dim: int, index: Any) -> jax.Array:
     return jnp.take_along_axis(a, idx, axis=_axis("gather_d", dim, a.ndim, "dim"))
 
 
+@tensor_op
 @_named("scatter")
 def scatter(input: Any, axis: int, index: Any, src: Any) -> jax.Array:
     """Write ``src`` into a copy of ``input`` along ``axis`` at ``index``: for ``axis=1``,
@@ -379,6 +393,7 @@ def scatter(input: Any, axis: int, index: Any, src: Any) -> jax.Array:
     return x.at[tuple(grid)].set(s.astype(x.dtype))
 
 
+@tensor_op
 @_named("tensor_scatter_update")
 def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> jax.Array:
     """Replace the slices of ``input_x`` addressed by ``indices`` (last axis indexes leading axes) with ``updates``.
@@ -400,6 +415,7 @@ def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> jax.Array
     return x.at[tuple(jnp.moveaxis(idx, -1, 0))].set(upd.astype(x.dtype))
 
 
+@tensor_op
 @_named("repeat_interleave")
 def repeat_interleave(input: Any, repeats: Any, axis: int | None = None) -> jax.Array:
     """Repeat each element (``axis=None``: of the flattened array) ``repeats`` times.
@@ -438,6 +454,7 @@ def repeat_interleave(input: Any, repeats: Any, axis: int | None = None) -> jax.
 
 # --- creation -------------------------------------------------------------------------------
 
+@tensor_op
 @_named("meshgrid")
 def meshgrid(*inputs: Any, indexing: str = "xy") -> tuple[jax.Array, ...]:
     """Coordinate grids from 1-D arrays.
@@ -464,6 +481,7 @@ def meshgrid(*inputs: Any, indexing: str = "xy") -> tuple[jax.Array, ...]:
     return tuple(jnp.meshgrid(*arrays, indexing=indexing))
 
 
+@tensor_op
 @_named("diag")
 def diag(input: Any) -> jax.Array:
     """A diagonal tensor: ``out[i..., i...] = input[i...]``, zero elsewhere (shape ``input.shape * 2``).
@@ -480,6 +498,7 @@ def diag(input: Any) -> jax.Array:
     return jnp.diag(x.reshape(-1)).reshape(x.shape + x.shape)
 
 
+@tensor_op
 @_named("trace")
 def trace(input: Any) -> jax.Array:
     """Sum of the main diagonal of a matrix.
@@ -498,6 +517,7 @@ def trace(input: Any) -> jax.Array:
     return jnp.trace(x, dtype=x.dtype)
 
 
+@tensor_op
 @_named("full_like")
 def full_like(input: Any, fill_value: Any, *, dtype: Any = None) -> jax.Array:
     """An array of ``input``'s shape filled with ``fill_value``.
@@ -517,6 +537,7 @@ def full_like(input: Any, fill_value: Any, *, dtype: Any = None) -> jax.Array:
 
 # --- searching, histograms ---------------------------------------------------------------
 
+@tensor_op
 @_named("searchsorted")
 def searchsorted(sorted_sequence: Any, values: Any, *, out_int32: bool = False, right: bool = False,
                  side: str | None = None, sorter: Any = None) -> jax.Array:
@@ -560,6 +581,7 @@ def searchsorted(sorted_sequence: Any, values: Any, *, out_int32: bool = False, 
     return out.astype(jnp.int32 if out_int32 else _default_int())
 
 
+@tensor_op
 @_named("histc")
 def histc(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0) -> jax.Array:  # noqa: A002
     """Histogram of ``input`` with ``bins`` equal-width bins over ``[min, max]``.
@@ -597,6 +619,7 @@ def histc(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0) -> ja
 
 # --- introspection and conversion ---------------------------------------------------------
 
+@tensor_op
 def dtype(x: Any) -> Any:
     """The dtype of a tensor (comparable with ``ms.float32`` and friends).
 
@@ -611,6 +634,7 @@ def dtype(x: Any) -> Any:
     return _arr(x).dtype
 
 
+@tensor_op
 @_named("tuple_to_array")
 def tuple_to_array(input_x: tuple) -> jax.Array:
     """A 1-D array from a tuple of numbers; int32 if the first is an int (or bool), else float32.
@@ -632,6 +656,7 @@ def tuple_to_array(input_x: tuple) -> jax.Array:
     return jnp.asarray(np.asarray(input_x, np.float64).astype(np.int32 if is_int else np.float32))
 
 
+@tensor_op
 @_named("scalar_to_tensor")
 def scalar_to_tensor(input_x: Any, dtype: Any = jnp.float32) -> jax.Array:  # noqa: A002 - MindSpore's name
     """A 0-d array holding a Python bool, int or float.

@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.tensor import tensor_op
 from mindjax.ops.functional import _arr, _axes, _axis, _named
 
 __all__ = [
@@ -60,7 +61,7 @@ def _unary(name: str, fn: Callable[[jax.Array], jax.Array], doc: str,
     op.__module__ = __name__
     op.__doc__ = (f"{doc}.\n\n    Arguments:\n        input: an array.\n\n    Returns:\n"
                   f"        the elementwise result.\n")
-    return op
+    return tensor_op(op)
 
 
 def _binary(name: str, fn: Callable[[Any, Any], jax.Array], doc: str,
@@ -75,7 +76,7 @@ def _binary(name: str, fn: Callable[[Any, Any], jax.Array], doc: str,
     op.__module__ = __name__
     op.__doc__ = (f"{doc}, with broadcasting.\n\n    Arguments:\n        {a_name}, {b_name}: arrays or "
                   f"scalars.\n\n    Returns:\n        the elementwise result.\n")
-    return op
+    return tensor_op(op)
 
 
 def _bind(op: str, names: tuple[str, str], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
@@ -133,6 +134,7 @@ sign = _unary("sign", jnp.sign, "-1, 0 or 1 by the sign of the input")
 erf = _unary("erf", jax.scipy.special.erf, "Gauss error function", to_float=True)
 
 
+@tensor_op
 @_named("reciprocal")
 def reciprocal(input: Any) -> jax.Array:
     """``1 / input``; integer inputs give float32, as in MindSpore.
@@ -146,6 +148,7 @@ def reciprocal(input: Any) -> jax.Array:
     return jnp.reciprocal(_float(_arr(input)))
 
 
+@tensor_op
 @_named("round")
 def round(input: Any, *, decimals: int = 0) -> jax.Array:  # noqa: A001 - MindSpore's name
     """Rounds half to even, to ``decimals`` decimal places.
@@ -168,6 +171,7 @@ floor_divide = _binary("floor_divide", _floor_div, "``floor(input / other)``")
 floor_div = _binary("floor_div", _floor_div, "``floor(x / y)``", names=("x", "y"))
 
 
+@tensor_op
 @_named("fmod")
 def fmod(input: Any, other: Any) -> jax.Array:
     """``input - trunc(input / other) * other`` (sign follows ``input``), with broadcasting.
@@ -196,6 +200,7 @@ ne = _binary("ne", jnp.not_equal, "``input != other``")
 
 # --- reductions and statistics ---------------------------------------------------------
 
+@tensor_op
 @_named("all")
 def all(input: Any, axis: Any = None, keep_dims: bool = False) -> jax.Array:  # noqa: A001
     """True where every element along ``axis`` is nonzero.
@@ -213,6 +218,7 @@ def all(input: Any, axis: Any = None, keep_dims: bool = False) -> jax.Array:  # 
     return jnp.all(x, axis=_reduce_axes("all", axis, x.ndim), keepdims=bool(keep_dims))
 
 
+@tensor_op
 @_named("any")
 def any(input: Any, axis: Any = None, keep_dims: bool = False) -> jax.Array:  # noqa: A001
     """True where some element along ``axis`` is nonzero.
@@ -230,6 +236,7 @@ def any(input: Any, axis: Any = None, keep_dims: bool = False) -> jax.Array:  # 
     return jnp.any(x, axis=_reduce_axes("any", axis, x.ndim), keepdims=bool(keep_dims))
 
 
+@tensor_op
 @_named("logsumexp")
 def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> jax.Array:
     """``log(sum(exp(input), dim))``, computed stably by shifting by the maximum.
@@ -266,6 +273,7 @@ def _moments(op: str, input: Any, axis: Any, ddof: Any, keepdims: Any) -> jax.Ar
     return jnp.sum(dev * dev, axis=axes, keepdims=bool(keepdims)) / jnp.asarray(count - int(ddof), x.dtype)
 
 
+@tensor_op
 @_named("var")
 def var(input: Any, axis: Any = None, ddof: int | bool = 0, keepdims: bool = False) -> jax.Array:
     """Variance over ``axis``: ``sum((x - mean)**2) / (N - ddof)``.
@@ -282,6 +290,7 @@ def var(input: Any, axis: Any = None, ddof: int | bool = 0, keepdims: bool = Fal
     return _moments("var", input, axis, ddof, keepdims)
 
 
+@tensor_op
 @_named("std")
 def std(input: Any, axis: Any = None, ddof: int | bool = 0, keepdims: bool = False) -> jax.Array:
     """Standard deviation over ``axis``: the square root of :func:`var`.
@@ -298,6 +307,7 @@ def std(input: Any, axis: Any = None, ddof: int | bool = 0, keepdims: bool = Fal
     return jnp.sqrt(_moments("std", input, axis, ddof, keepdims))
 
 
+@tensor_op
 @_named("reduce_mean")
 def reduce_mean(x: Any, axis: Any = ()) -> jax.Array:
     """Mean over ``axis`` (MindSpore's ``ReduceMean()`` instance, ``keep_dims=False``).
@@ -313,6 +323,7 @@ def reduce_mean(x: Any, axis: Any = ()) -> jax.Array:
     return jnp.mean(a, axis=_reduce_axes("reduce_mean", axis, a.ndim)).astype(a.dtype)
 
 
+@tensor_op
 @_named("reduce_sum")
 def reduce_sum(x: Any, axis: Any = ()) -> jax.Array:
     """Sum over ``axis`` (MindSpore's ``ReduceSum()`` instance, ``keep_dims=False``).
@@ -328,6 +339,7 @@ def reduce_sum(x: Any, axis: Any = ()) -> jax.Array:
     return jnp.sum(a, axis=_reduce_axes("reduce_sum", axis, a.ndim), dtype=a.dtype)
 
 
+@tensor_op
 @_named("count_nonzero")
 def count_nonzero(x: Any, axis: Any = (), keep_dims: bool = False, dtype: Any = None) -> jax.Array:
     """Number of nonzero elements along ``axis``.
@@ -350,6 +362,7 @@ def count_nonzero(x: Any, axis: Any = (), keep_dims: bool = False, dtype: Any = 
 
 # --- linear algebra and distances ------------------------------------------------------
 
+@tensor_op
 @_named("addmm")
 def addmm(input: Any, mat1: Any, mat2: Any, *, beta: int | float = 1, alpha: int | float = 1) -> jax.Array:
     """``beta * input + alpha * (mat1 @ mat2)``.
@@ -371,6 +384,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: int | float = 1, alpha: int
     return beta * _arr(input) + alpha * jnp.matmul(a, b)
 
 
+@tensor_op
 @_named("baddbmm")
 def baddbmm(input: Any, batch1: Any, batch2: Any, beta: int | float = 1, alpha: int | float = 1) -> jax.Array:
     """``beta * input + alpha * (batch1 @ batch2)`` over a batch of matrices.
@@ -399,6 +413,7 @@ def baddbmm(input: Any, batch1: Any, batch2: Any, beta: int | float = 1, alpha: 
     return beta * x + alpha * jnp.matmul(a, b)
 
 
+@tensor_op
 @_named("outer")
 def outer(input: Any, vec2: Any) -> jax.Array:
     """Outer product: ``input.reshape(-1, 1) * vec2``.
@@ -413,6 +428,7 @@ def outer(input: Any, vec2: Any) -> jax.Array:
     return jnp.reshape(_arr(input), (-1, 1)) * _arr(vec2)
 
 
+@tensor_op
 @_named("ger")
 def ger(input: Any, vec2: Any) -> jax.Array:
     """Outer product of two 1-D float arrays.
@@ -430,6 +446,7 @@ def ger(input: Any, vec2: Any) -> jax.Array:
     return jnp.outer(a, b)
 
 
+@tensor_op
 @_named("inner")
 def inner(input: Any, other: Any) -> jax.Array:
     """Inner product over the last axis (a plain product when either is a scalar).
@@ -450,6 +467,7 @@ def inner(input: Any, other: Any) -> jax.Array:
     return jnp.tensordot(a, b, axes=(-1, -1))
 
 
+@tensor_op
 @_named("cdist")
 def cdist(x1: Any, x2: Any, p: float = 2.0) -> jax.Array:
     """p-norm distance between each pair of row vectors.
@@ -482,6 +500,7 @@ def cdist(x1: Any, x2: Any, p: float = 2.0) -> jax.Array:
     return jnp.sum(diff ** p, axis=-1) ** (1.0 / p)
 
 
+@tensor_op
 @_named("cosine_similarity")
 def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-08) -> jax.Array:
     """``sum(x1 * x2, dim) / max(||x1|| * ||x2||, eps)``, with broadcasting.

@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.tensor import tensor_op
 from mindjax.ops.functional import _arr, _axis, _key, _named, _shape_arg
 
 __all__ = [
@@ -48,6 +49,7 @@ def _float_dtype(op: str, dtype: Any) -> Any:
     return dt
 
 
+@tensor_op
 @_named("rand")
 def rand(*size: Any, dtype: Any = None, seed: int | None = None) -> jax.Array:
     """Uniform samples in ``[0, 1)``.
@@ -64,6 +66,7 @@ def rand(*size: Any, dtype: Any = None, seed: int | None = None) -> jax.Array:
     return jax.random.uniform(_key(seed), _size("rand", size), jnp.float32).astype(dt)
 
 
+@tensor_op
 @_named("randn")
 def randn(*size: Any, dtype: Any = None, seed: int | None = None) -> jax.Array:
     """Standard normal samples.
@@ -80,6 +83,7 @@ def randn(*size: Any, dtype: Any = None, seed: int | None = None) -> jax.Array:
     return jax.random.normal(_key(seed), _size("randn", size), jnp.float32).astype(dt)
 
 
+@tensor_op
 @_named("randint")
 def randint(low: int, high: int, size: Any, seed: int | None = None, *, dtype: Any = None) -> jax.Array:
     """Integers drawn uniformly from ``[low, high)``.
@@ -107,6 +111,7 @@ def randint(low: int, high: int, size: Any, seed: int | None = None, *, dtype: A
     return jax.random.randint(_key(seed), _shape_arg("randint", size, "size"), int(low), int(high), dtype=dt)
 
 
+@tensor_op
 @_named("bernoulli")
 def bernoulli(input: Any, p: Any = 0.5, seed: int | None = None) -> jax.Array:
     """Ones with probability ``p`` and zeros otherwise, in ``input``'s shape and dtype.
@@ -126,6 +131,7 @@ def bernoulli(input: Any, p: Any = 0.5, seed: int | None = None) -> jax.Array:
     return jax.random.bernoulli(_key(seed), prob, x.shape).astype(x.dtype)
 
 
+@tensor_op
 @_named("multinomial")
 def multinomial(input: Any, num_samples: int, replacement: bool = True, seed: int | None = None) -> jax.Array:
     """Draw category indices with probabilities proportional to each row of ``input``.
@@ -164,6 +170,7 @@ def multinomial(input: Any, num_samples: int, replacement: bool = True, seed: in
 
 # --- neural network -------------------------------------------------------------------------
 
+@tensor_op
 @_named("hardswish")
 def hardswish(input: Any) -> jax.Array:
     """``input * relu6(input + 3) / 6``.
@@ -178,6 +185,7 @@ def hardswish(input: Any) -> jax.Array:
     return x * jnp.clip(x + 3, 0, 6) / 6
 
 
+@tensor_op
 @_named("hardsigmoid")
 def hardsigmoid(input: Any) -> jax.Array:
     """``relu6(input + 3) / 6``.
@@ -192,6 +200,7 @@ def hardsigmoid(input: Any) -> jax.Array:
     return jnp.clip(x + 3, 0, 6) / 6
 
 
+@tensor_op
 @_named("mish")
 def mish(x: Any) -> jax.Array:
     """``x * tanh(softplus(x))``.
@@ -206,6 +215,7 @@ def mish(x: Any) -> jax.Array:
     return a * jnp.tanh(jax.nn.softplus(a))
 
 
+@tensor_op
 @_named("selu")
 def selu(input_x: Any) -> jax.Array:
     """Scaled ELU with MindSpore's constants (scale 1.0507..., alpha 1.6732...).
@@ -219,6 +229,7 @@ def selu(input_x: Any) -> jax.Array:
     return jax.nn.selu(_arr(input_x))
 
 
+@tensor_op
 @_named("prelu")
 def prelu(input: Any, weight: Any) -> jax.Array:
     """``max(0, x) + weight * min(0, x)`` with one weight per channel (axis 1) or one shared.
@@ -239,6 +250,7 @@ def prelu(input: Any, weight: Any) -> jax.Array:
     return jnp.where(x >= 0, x, w * x).astype(x.dtype)
 
 
+@tensor_op
 @_named("glu")
 def glu(x: Any, axis: int = -1) -> jax.Array:
     """Gated linear unit: split ``x`` in two halves ``a, b`` along ``axis``; return ``a * sigmoid(b)``.
@@ -258,6 +270,7 @@ def glu(x: Any, axis: int = -1) -> jax.Array:
     return first * jax.nn.sigmoid(second)
 
 
+@tensor_op
 @_named("kl_div")
 def kl_div(logits: Any, labels: Any, reduction: str = "mean") -> jax.Array:
     """Kullback-Leibler divergence ``labels * (log(labels) - logits)``, with ``logits`` log-probabilities.
@@ -289,6 +302,7 @@ def _adaptive_bounds(n_in: int, n_out: int) -> list[tuple[int, int]]:
     return [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
 
 
+@tensor_op
 @_named("adaptive_avg_pool2d")
 def adaptive_avg_pool2d(input: Any, output_size: Any) -> jax.Array:
     """Average-pool the last two dimensions into ``output_size`` bins (PyTorch-style bin edges).
@@ -315,6 +329,7 @@ def adaptive_avg_pool2d(input: Any, output_size: Any) -> jax.Array:
     return jnp.stack(cols, axis=-1)
 
 
+@tensor_op
 @_named("embedding")
 def embedding(input: Any, weight: Any, padding_idx: int | None = None, max_norm: float | None = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False) -> jax.Array:
@@ -352,6 +367,7 @@ def embedding(input: Any, weight: Any, padding_idx: int | None = None, max_norm:
     return rows
 
 
+@tensor_op
 @_named("bias_add")
 def bias_add(input_x: Any, bias: Any) -> jax.Array:
     """Add a 1-D bias along the channel axis 1.

@@ -44,6 +44,7 @@ __all__ = [
 ]
 
 _arr = F._arr
+tensor_op = F.tensor_op
 
 
 # Set by mindjax.parallel: ``hook(prim, call, args, kwargs)`` applies a recorded strategy
@@ -65,8 +66,9 @@ def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
         if hook is None or (self.in_strategy is None and self.out_strategy is None):
             return call(self, *args, **kwargs)
         return hook(self, call, args, kwargs)
-    wrapped._applies_strategy = True  # type: ignore[attr-defined]
-    return wrapped
+    boundary = tensor_op(wrapped)
+    boundary._applies_strategy = True  # type: ignore[attr-defined]
+    return boundary
 
 
 def _call_in_low_precision(prim: "Primitive", call: Callable[..., Any], dtype: Any, args: tuple[Any, ...],

@@ -18,6 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.ops import functional as F
 from mindjax.ops.primitives import Primitive, _binary, _check_bool, _check_int, _record, _unary
@@ -114,7 +115,7 @@ class CumSum(Primitive):
 # --- slicing and gathering --------------------------------------------------------------------
 
 def _static_ints(prim: str, name: str, value: Any) -> tuple[int, ...]:
-    if isinstance(value, (jax.Array, np.ndarray, Variable)):
+    if isinstance(value, (jax.Array, np.ndarray, Tensor)):
         value = np.asarray(_arr(value)).tolist()
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):

@@ -41,6 +41,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from mindjax.common.tensor import Tensor
 from mindjax import cells as _cells
 from mindjax import ops as _ops
 from mindjax.cells.cell import Cell
@@ -109,7 +110,7 @@ def get_black_list() -> list[type]:
 def _cast_output(dtype: Any) -> Any:
     def hook(cell: Cell, inputs: Any, output: Any) -> Any:
         def cast(x: Any) -> Any:
-            if isinstance(x, jax.Array) and jnp.issubdtype(x.dtype, jnp.floating) and x.dtype != dtype:
+            if isinstance(x, (jax.Array, Tensor)) and jnp.issubdtype(x.dtype, jnp.floating) and x.dtype != dtype:
                 return x.astype(dtype)
             return x
         return jax.tree_util.tree_map(cast, output)

@@ -23,6 +23,7 @@ from typing import Any
 
 import jax
 
+from mindjax.common.tensor import Tensor
 from mindjax import context
 from mindjax.cells.cell import Cell
 from mindjax.cells.state import structure_version
@@ -377,7 +378,7 @@ class Model:
         return metrics
 
     def _update_metrics(self, outputs: Any) -> None:
-        if isinstance(outputs, jax.Array) or getattr(outputs, "_is_mindjax_variable", False):
+        if isinstance(outputs, (jax.Array, Tensor)):
             outputs = (outputs,)
         if not isinstance(outputs, tuple):
             raise ValueError(f"For 'Model.eval', the evaluation network must return a Tensor or a tuple, "

@@ -41,9 +41,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor, as_array, unwrap, user_code, wrap
 from mindjax.cells.state import Effects, collect_variables, run_functional, substituted
 from mindjax.common.random import RNG_STATE
-from mindjax.common.tensor import as_array
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import converted_construct
 
@@ -55,7 +55,7 @@ def _is_var(x: Any) -> bool:
 
 
 def _is_dynamic(leaf: Any) -> bool:
-    return isinstance(leaf, (jax.Array, np.ndarray, Variable))
+    return isinstance(leaf, (jax.Array, np.ndarray, Tensor))
 
 
 def _zero_cotangent(x: Any) -> Any:
@@ -179,7 +179,7 @@ def _apply_pre_hooks(cell: Any, hooks: Sequence[Callable[..., Any]], dout: Any) 
     multi = isinstance(dout, tuple)
     grad_output = dout if multi else (dout,)
     for hook in hooks:
-        new = hook(cell, grad_output)
+        new = _call_user(hook, cell, grad_output)
         if new is not None:
             new = _as_grad_tuple(new, len(grad_output), cell._where(),
                                  "the backward pre-hook's result")
@@ -187,6 +187,12 @@ def _apply_pre_hooks(cell: Any, hooks: Sequence[Callable[..., Any]], dout: Any) 
                                 if not _is_float0_like(o) else o
                                 for g, o in zip(new, grad_output))
     return grad_output if multi else grad_output[0]
+
+
+def _call_user(fn: Callable[..., Any], *args: Any) -> Any:
+    """Call a user's hook or bprop as user code: Tensors in, arrays out."""
+    with user_code():
+        return unwrap(fn(*wrap(args)))
 
 
 def _is_float0_like(x: Any) -> bool:
@@ -225,8 +231,10 @@ def run_with_backward_rules(cell: Any, args: tuple[Any, ...], kwargs: dict[str, 
 
     def body(dynamic: list[Any], var_values: list[Any]) -> tuple[Any, list[Any]]:
         call_args, call_kwargs = layout.rebuild(dynamic)
-        return run_functional(variables, var_values, effects, construct,
-                              *call_args, **call_kwargs)
+        out, new_values = run_functional(variables, var_values, effects, construct,
+                                         *call_args, **call_kwargs)
+        # Arrays, not Tensors, cross the custom_vjp: the cotangents then have the same structure.
+        return unwrap(out), new_values
 
     inner = jax.checkpoint(body) if recompute else body
     if not (has_bprop or hooks or pre_hooks):
@@ -255,7 +263,7 @@ def run_with_backward_rules(cell: Any, args: tuple[Any, ...], kwargs: dict[str, 
             dynamic, var_values, out = residual
             call_args, _ = layout.rebuild(dynamic)
             with substituted(variables, var_values):
-                returned = cell.bprop(*call_args, out, dout)
+                returned = _call_user(cell.bprop, *call_args, out, dout)
             grads = _as_grad_tuple(returned, len(call_args), where, "bprop's result")
             base = [_zero_cotangent(x) for x in layout.dynamic]
             g_dynamic = layout.from_per_argument(grads, base, where, "bprop's gradient")
@@ -267,7 +275,7 @@ def run_with_backward_rules(cell: Any, args: tuple[Any, ...], kwargs: dict[str, 
             grad_output = tuple(dout) if isinstance(dout, (tuple, list)) else (dout,)
             grad_input = layout.per_argument(g_dynamic)
             for hook in hooks:
-                new = hook(cell, grad_input, grad_output)
+                new = _call_user(hook, cell, grad_input, grad_output)
                 if new is not None:
                     new = _as_grad_tuple(new, len(grad_input), where, "the backward hook's result")
                     g_dynamic = layout.from_per_argument(new, g_dynamic, where,
@@ -322,7 +330,7 @@ class InsertGradientOf:
             return x, x
 
         def bwd(x: Any, g: Any) -> tuple[Any]:
-            new = self.f(g)
+            new = _call_user(self.f, g)
             return (jax.tree_util.tree_map(
                 lambda n, p: _fit_cotangent(n, p, "For 'InsertGradientOf'", "f's result"), new, x),)
 

@@ -43,6 +43,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor, unwrap, wrap
 from mindjax import context
 from mindjax.cells.parameter import Parameter
 from mindjax.cells.state import Effects, collect_variables, run_functional, structure_version
@@ -133,6 +134,33 @@ def _differentiate(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[s
         if pos >= len(args):
             raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was called "
                              f"with {len(args)} positional input(s)")
+    diff_primals = [_primal(args[p]) for p in positions]
+    weight_primals = [w._value for w in weights]
+    if any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves(diff_primals)):
+        # MindSpore differentiates integer inputs as if they were real and casts the gradient back
+        # to their dtype. When fn cannot take them as floats (indices, one_hot labels), their
+        # gradient is zero, as JAX's float0 says.
+        try:
+            return _vjp_once(fn, args, kwargs, positions, weights, has_aux, sens, api,
+                             _ints_as_floats(diff_primals), weight_primals, diff_primals)
+        except Exception:  # noqa: BLE001 - retried below with the integers themselves
+            pass
+    return _vjp_once(fn, args, kwargs, positions, weights, has_aux, sens, api, diff_primals, weight_primals,
+                     diff_primals)
+
+
+def _is_int(leaf: Any) -> bool:
+    dtype = getattr(leaf, "dtype", None)
+    return dtype is not None and jnp.issubdtype(dtype, jnp.integer)
+
+
+def _ints_as_floats(tree: Any) -> Any:
+    return jax.tree_util.tree_map(lambda x: x.astype(jnp.float32) if _is_int(x) else x, tree)
+
+
+def _vjp_once(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], positions: Sequence[int],
+              weights: Sequence[Parameter], has_aux: bool, sens: Any, api: str, diff_primals: list[Any],
+              weight_primals: list[Any], original: list[Any]) -> tuple[Any, list[Any], list[Any]]:
     effects = Effects()
 
     def pure(diff_values: list[Any], weight_values: list[Any]) -> tuple[Any, tuple[Any, list[Any]]]:
@@ -141,14 +169,18 @@ def _differentiate(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[s
         main = _first_output(out, api) if has_aux else out
         return main, (out, new_values)
 
-    diff_primals = [_primal(args[p]) for p in positions]
-    weight_primals = [w._value for w in weights]
     main, vjp_fn, (out, new_values) = jax.vjp(pure, diff_primals, weight_primals, has_aux=True)
     effects.commit(new_values)
     input_grads, weight_grads = vjp_fn(_cotangent(main, sens, api))
-    input_grads = [_zero_like_primal(g, p) for g, p in zip(input_grads, diff_primals)]
+    input_grads = [_zero_like_primal(_cast_like(g, p), p) for g, p in zip(input_grads, original)]
     weight_grads = [_zero_like_primal(g, p) for g, p in zip(weight_grads, weight_primals)]
     return out, input_grads, weight_grads
+
+
+def _cast_like(grad_value: Any, primal: Any) -> Any:
+    """A gradient computed for an integer input as a float, in the input's own dtype."""
+    return jax.tree_util.tree_map(
+        lambda g, p: g.astype(p.dtype) if _is_int(p) and not _is_float0(g) else g, grad_value, primal)
 
 
 # -- argument checks --------------------------------------------------------------------------
@@ -176,7 +208,7 @@ def _check_weights(weights: Any, api: str) -> tuple[list[Parameter], bool]:
     """``(the Parameters, whether a single Parameter was given)``."""
     if isinstance(weights, Parameter):
         return [weights], True
-    if isinstance(weights, Variable) or isinstance(weights, (jax.Array, np.ndarray)) \
+    if isinstance(weights, Variable) or isinstance(weights, (jax.Array, np.ndarray, Tensor)) \
             or not isinstance(weights, Iterable) or isinstance(weights, (str, dict)):
         raise TypeError(f"For '{api}', 'weights' must be a Parameter, a list or tuple of Parameters "
                         f"or a ParameterTuple, got {type(weights).__name__}")
@@ -468,7 +500,7 @@ class GradOperation:
 def _check_tensors(value: Any, name: str, api: str) -> None:
     items = value if isinstance(value, (tuple, list)) else (value,)
     for item in items:
-        if not isinstance(item, (jax.Array, np.ndarray, Variable, tuple, list)):
+        if not isinstance(item, (jax.Array, np.ndarray, Tensor, tuple, list)):
             raise TypeError(f"For '{api}', '{name}' must be a Tensor or a tuple/list of Tensors, "
                             f"got {type(item).__name__}")
 
@@ -590,17 +622,22 @@ def _make_jacobian(fn: Callable[..., Any], grad_position: Any, has_aux: bool, ap
                 raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was "
                                  f"called with {len(args)} positional input(s)")
         effects = Effects()
+        # Arrays cross jax.jacfwd/jacrev (a Tensor output of a Tensor input would nest Tensors);
+        # fn still sees Tensors where it was given Tensors.
+        tensor_inputs = [isinstance(args[p], Tensor) for p in positions]
 
         def pure(*diff_values: Any) -> tuple[Any, tuple[Any, list[Any]]]:
-            call_args = _replace(args, positions, diff_values)
+            values = [wrap(v) if t else v for v, t in zip(diff_values, tensor_inputs)]
+            call_args = _replace(args, positions, values)
             out, new_values = run_functional([], [], effects, fn, *call_args, **kwargs)
             main = _first_output(out, api) if has_aux else out
-            return main, (out, new_values)
+            return unwrap(main), (out, new_values)
 
         argnums: Any = 0 if len(positions) == 1 else tuple(range(len(positions)))
         jac, (out, new_values) = transform(pure, argnums=argnums, has_aux=True)(
-            *[_primal(args[p]) for p in positions])
+            *[unwrap(_primal(args[p])) for p in positions])
         effects.commit(new_values)
+        jac = wrap(jac) if any(tensor_inputs) else jac
         return (jac, _aux_of(out)) if has_aux else jac
 
     return _ModeAware(run, fn, [], api)

@@ -28,6 +28,7 @@ import numpy as np
 
 from mindjax import context
 from mindjax.common.random import RNG_STATE
+from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable, stop_tracking, track_access
 from mindjax.cells.state import collect_variables, structure_version
 from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
@@ -106,6 +107,16 @@ def _is_variable(x: Any) -> bool:
     return isinstance(x, Variable)
 
 
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _input_tensors(tree: Any) -> list[Tensor]:
+    """The plain (non-state) Tensors among the arguments, in flattening order."""
+    return [x for x in jax.tree_util.tree_leaves(tree, is_leaf=_is_tensor)
+            if isinstance(x, Tensor) and not isinstance(x, Variable)]
+
+
 def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], Any]:
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_variable)
     dynamic: list[Any] = []
@@ -173,13 +184,18 @@ class CompiledFunction:
         # free buffers their Parameters still hold. Training steps donate in train/_step.py.
         self._jitted = jax.jit(self._pure, static_argnums=(2,))
 
-    def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any]]:
+    def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
         args, kwargs = _join_args(dynamic, key)
+        inputs = _input_tensors((args, kwargs))
+        before = [t._raw for t in inputs]
         variables = self.variables[:len(values)]
         out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
         written = [i for i, (a, b) in enumerate(zip(values, new_values)) if a is not b]
-        self._written[(key, len(values))] = written
-        return out, [new_values[i] for i in written]
+        # An in-place write to an input Tensor (``x[0] = 1`` in construct) is written back to the
+        # caller's Tensor, as MindSpore does.
+        changed = [i for i, (t, b) in enumerate(zip(inputs, before)) if t._raw is not b]
+        self._written[(key, len(values))] = (written, changed)
+        return out, [new_values[i] for i in written], [inputs[i]._raw for i in changed]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         dynamic, key = _split_args(args, kwargs)
@@ -187,13 +203,18 @@ class CompiledFunction:
             variables = self.variables
             values = [v._value for v in variables]
             try:
-                out, new = self._jitted(values, dynamic, key)
+                out, new, new_inputs = self._jitted(values, dynamic, key)
             except _NewVariables as grow:
                 add_new_variables(self.variables, self._ids, grow, self.where)
                 continue
             break
-        for i, val in zip(self._written[(key, len(values))], new):
+        written, changed = self._written[(key, len(values))]
+        for i, val in zip(written, new):
             object.__setattr__(variables[i], "_raw", val)
+        if changed:
+            inputs = _input_tensors((args, kwargs))
+            for i, val in zip(changed, new_inputs):
+                object.__setattr__(inputs[i], "_raw", val)
         return out
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:

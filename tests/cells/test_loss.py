@@ -6,8 +6,8 @@ import pytest
 
 from mindjax import nn
 
-_A = jnp.array([[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]])
-_B = jnp.array([[0.5, -1.0, 0.5], [2.0, 0.0, -1.5]])
+_A = jnp.array([[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]], jnp.float32)
+_B = jnp.array([[0.5, -1.0, 0.5], [2.0, 0.0, -1.5]], jnp.float32)
 _AN, _BN = np.asarray(_A, np.float64), np.asarray(_B, np.float64)
 
 
@@ -71,7 +71,7 @@ def test_softmax_cross_entropy_dense_and_sparse_agree(mode):
 def test_cross_entropy_with_indices_weights_ignore_index_and_smoothing(mode):
     labels = jnp.array([2, -100], jnp.int32)
     np.testing.assert_allclose(nn.CrossEntropyLoss()(_A, labels), -_log_softmax(_AN)[0, 2], rtol=1e-6)
-    w = jnp.array([1.0, 2.0, 3.0])
+    w = jnp.array([1.0, 2.0, 3.0], jnp.float32)
     weighted = nn.CrossEntropyLoss(weight=w)(_A, jnp.array([2, 1], jnp.int32))
     logp = _log_softmax(_AN)
     expected = -(3.0 * logp[0, 2] + 2.0 * logp[1, 1]) / 5.0

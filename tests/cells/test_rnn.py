@@ -1,5 +1,6 @@
 """RNN, LSTM, GRU and the single-step cells: structure, masking, modes and errors."""
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -105,7 +106,7 @@ def test_half_precision_input_gives_half_precision_output():
 
 def test_gradient_flows_through_the_scanned_loop():
     net = nn.RNN(3, 4, num_layers=2, nonlinearity="relu")
-    grad = jax.grad(lambda x: net(x)[0].sum())(_x((5, 2, 3)))
+    grad = jax.grad(lambda x: net(x)[0].sum())(jnp.asarray(_x((5, 2, 3))))
     assert grad.shape == (5, 2, 3) and np.isfinite(np.asarray(grad)).all()
 
 

@@ -35,7 +35,7 @@ def test_random_values_have_the_requested_distribution():
 
 
 def test_dropout_scales_kept_values_and_respects_training():
-    x = jnp.ones((100, 100))
+    x = jnp.ones((100, 100), jnp.float32)
     out = np.asarray(ops.dropout(x, p=0.25))
     assert set(np.unique(out).tolist()) <= {0.0, float(np.float32(1.0 / 0.75))}
     assert abs((out == 0).mean() - 0.25) < 0.03

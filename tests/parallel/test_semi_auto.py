@@ -2,6 +2,7 @@
 import re
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax.sharding import PartitionSpec as P
@@ -23,7 +24,7 @@ def _hlo(cell, *args):
 
 def _spec(x):
     """The array's PartitionSpec without trailing unsplit dimensions (jax drops them sometimes)."""
-    entries = list(x.sharding.spec)
+    entries = list(jnp.asarray(x).sharding.spec)
     while entries and entries[-1] is None:
         entries.pop()
     return P(*entries)

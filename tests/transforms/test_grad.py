@@ -134,11 +134,20 @@ def test_return_ids_pairs_gradients_with_positions_and_names(mode):
         get_grad(grads, 5)
 
 
-def test_integer_inputs_get_a_zero_gradient_of_their_dtype(mode):
+def test_integer_inputs_get_mindspores_gradient_in_their_dtype(mode):
     gi, gy = grad(lambda i, y: (i * y).sum(), (0, 1))(ms.Tensor([1, 2]), Y)
-    assert gi.dtype == jnp.int32
+    assert gi.dtype == ms.int64
+    _close(gi, np.asarray(Y).astype(np.int64))
+    gi32, _ = grad(lambda i, y: (i * y * i).sum(), (0, 1))(ms.Tensor([1, 2], ms.int32), Y)
+    assert gi32.dtype == ms.int32
+    _close(gi32, (2 * np.array([1, 2]) * np.asarray(Y)).astype(np.int32))
+
+
+def test_integer_inputs_used_as_indices_get_a_zero_gradient(mode):
+    gi, gy = grad(lambda i, y: y[i].sum(), (0, 1))(ms.Tensor([1, 0]), Y)
+    assert gi.dtype == ms.int64
     _close(gi, [0, 0])
-    _close(gy, [1.0, 2.0])
+    _close(gy, [1.0, 1.0])
 
 
 def test_tuple_inputs_get_tuple_gradients(mode):
@@ -355,10 +364,10 @@ def test_bad_grad_position_types_and_values_are_rejected():
 
 
 def test_weights_that_are_not_parameters_are_rejected():
-    with pytest.raises(TypeError, match="'grad', 'weights' must be a Parameter.*got ArrayImpl"):
+    with pytest.raises(TypeError, match="'grad', 'weights' must be a Parameter.*got Tensor"):
         grad(Affine(), None, X)
     with pytest.raises(TypeError, match="'value_and_grad', 'weights' must contain only Parameters; "
-                                        "element 1 is a ArrayImpl"):
+                                        "element 1 is a Tensor"):
         value_and_grad(Affine(), None, [Affine().w, X])
 
 

@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common.tensor import as_array as _arr
@@ -390,7 +391,7 @@ class PReLU(Cell):
             if not all(isinstance(i, (float, np.floating)) for i in w):
                 raise ValueError(f"For 'PReLU', every element of 'w' must be a float, got {w}")
             value = jnp.asarray(w, jnp.float32)
-        elif isinstance(w, jax.Array) or getattr(w, "_is_mindjax_variable", False):
+        elif isinstance(w, (jax.Array, Tensor)):
             value = jnp.asarray(w)
             if value.dtype not in (jnp.float16, jnp.float32):
                 raise ValueError(f"For 'PReLU', the dtype of 'w' must be float16 or float32, "

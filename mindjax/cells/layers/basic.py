@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.layers.activation import get_activation
 from mindjax.cells.parameter import Parameter
@@ -35,7 +36,7 @@ __all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Identity"]
 
 
 def _is_array(x: Any) -> bool:
-    return isinstance(x, (jax.Array, np.ndarray)) or getattr(x, "_is_mindjax_variable", False)
+    return isinstance(x, (jax.Array, np.ndarray, Tensor))
 
 
 def _is_int(value: Any) -> bool:

@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
@@ -179,7 +180,7 @@ class _Conv(Cell):
             return out
         shape = [1] * out.ndim
         shape[channel_axis] = self.out_channels
-        return out + jnp.reshape(self.bias, shape).astype(out.dtype)
+        return out + jnp.reshape(self.bias._value, shape).astype(out.dtype)
 
 
 def _conv(x: Any, w: Any, stride: Sequence[int], pads: Sequence[tuple[int, int]],
@@ -283,7 +284,7 @@ class Conv1d(_Conv):
 
 def _as_4d_init(weight_init: Any, cls_name: str) -> Any:
     """MindSpore accepts a 3-D Tensor as a 1-D layer's weight_init and stores it as 4-D."""
-    is_tensor = isinstance(weight_init, (jax.Array, np.ndarray))
+    is_tensor = isinstance(weight_init, (jax.Array, np.ndarray, Tensor))
     if is_tensor or getattr(weight_init, "_is_mindjax_variable", False):
         value = jnp.asarray(weight_init)
         if value.ndim != 3:

@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor, as_array
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common import dtype as mstype
@@ -82,12 +83,11 @@ class Embedding(Cell):
         self.embedding_size = embedding_size
         self.use_one_hot = use_one_hot
         self.dtype = dtype
-        if isinstance(embedding_table, jax.Array) or getattr(embedding_table, "_is_mindjax_variable",
-                                                             False):
-            table = initializer(embedding_table, (vocab_size, embedding_size),
-                                jnp.asarray(embedding_table).dtype)
+        if isinstance(embedding_table, (jax.Array, Tensor)):
+            table = as_array(initializer(embedding_table, (vocab_size, embedding_size),
+                                         jnp.asarray(embedding_table).dtype))
         else:
-            table = initializer(embedding_table, (vocab_size, embedding_size))
+            table = as_array(initializer(embedding_table, (vocab_size, embedding_size)))
         self.padding_idx = padding_idx
         if padding_idx is not None:
             if isinstance(padding_idx, bool) or not isinstance(padding_idx, int):

@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.loss import LossBase
 from mindjax.common import dtype as mstype
@@ -478,7 +479,7 @@ class FocalLoss(LossBase):
         if not isinstance(gamma, float):
             raise TypeError(f"For 'FocalLoss', 'gamma' must be a float, got {type(gamma).__name__}")
         if weight is not None:
-            if not (isinstance(weight, jax.Array) or getattr(weight, "_is_mindjax_variable", False)):
+            if not isinstance(weight, (jax.Array, Tensor)):
                 raise TypeError(f"For 'FocalLoss', 'weight' must be a Tensor, got "
                                 f"{type(weight).__name__}")
             if jnp.ndim(weight) != 1:

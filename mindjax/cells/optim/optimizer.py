@@ -27,6 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.learning_rate import LearningRateSchedule
 from mindjax.cells.parameter import Parameter, ParameterTuple
@@ -488,7 +489,7 @@ class Optimizer(Cell):
     # -- helpers for subclasses ---------------------------------------------------------
     def _check_gradients(self, gradients: Any) -> tuple[Any, ...]:
         """The gradients as a tuple of arrays, one per parameter, with matching shapes."""
-        if isinstance(gradients, (jax.Array, np.ndarray, Variable)):
+        if isinstance(gradients, (jax.Array, np.ndarray, Tensor)):
             gradients = (gradients,)
         if not isinstance(gradients, (tuple, list)):
             raise TypeError(f"{self._where()}, 'gradients' must be a tuple of arrays, one per parameter, "

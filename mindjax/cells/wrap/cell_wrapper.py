@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 import jax
 import jax.numpy as jnp
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter, ParameterTuple
 from mindjax.cells.wrap._grad import vjp_of_variables
@@ -34,7 +35,7 @@ def _check_cell(owner: str, arg: str, value: Any) -> None:
 
 def _to_float32(x: Any) -> Any:
     def cast(a: Any) -> Any:
-        if isinstance(a, jax.Array) and jnp.issubdtype(a.dtype, jnp.floating) and a.dtype != jnp.float32:
+        if isinstance(a, (jax.Array, Tensor)) and jnp.issubdtype(a.dtype, jnp.floating) and a.dtype != jnp.float32:
             return a.astype(jnp.float32)
         return a
     return jax.tree_util.tree_map(cast, x)

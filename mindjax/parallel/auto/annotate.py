@@ -21,6 +21,7 @@ from typing import Any, Iterator, Sequence
 
 import jax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
+from mindjax.common.tensor import Tensor
 
 __all__ = ["split_counts_to_spec", "primitive_constraints"]
 
@@ -81,7 +82,7 @@ def _specs(strategy: Sequence[Any], mesh: Mesh, where: str) -> list[PartitionSpe
 
 
 def _constrain(x: Any, spec: PartitionSpec, mesh: Mesh) -> Any:
-    if isinstance(x, jax.Array) or isinstance(x, jax.core.Tracer):
+    if isinstance(x, (jax.Array, Tensor)) or isinstance(x, jax.core.Tracer):
         if len(spec) <= x.ndim:
             return jax.lax.with_sharding_constraint(x, NamedSharding(mesh, spec))
     return x

@@ -8,6 +8,8 @@ from typing import Any, Callable
 import jax
 import numpy as np
 
+from mindjax.common.tensor import Tensor
+
 __all__ = ["Metric", "rearrange_inputs"]
 
 
@@ -31,7 +33,7 @@ class Metric(metaclass=ABCMeta):
         self._indexes: list[int] | None = None
 
     def _convert_data(self, data: Any) -> np.ndarray:
-        if isinstance(data, (jax.Array, np.ndarray, np.generic)) or getattr(data, "_is_mindjax_variable", False):
+        if isinstance(data, (jax.Array, np.ndarray, np.generic, Tensor)):
             return np.asarray(data)
         if isinstance(data, list):
             return np.array(data)

@@ -32,6 +32,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common.variable import Variable
@@ -46,7 +47,7 @@ _async_lock = threading.Lock()
 
 # -- collecting what to save ---------------------------------------------------
 def _is_array(value: Any) -> bool:
-    return isinstance(value, (Variable, jax.Array, np.ndarray, np.generic))
+    return isinstance(value, (Tensor, jax.Array, np.ndarray, np.generic))
 
 
 def _entries_from_obj(save_obj: Any, choice_func: Callable[[str], bool] | None) -> list[tuple[str, Any]]:

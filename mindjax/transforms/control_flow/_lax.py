@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.extend.core import jaxpr_as_fun
 
+from mindjax.common.tensor import Tensor
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
 from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
@@ -34,7 +35,7 @@ except ImportError:  # pragma: no cover - private API moved
     _convert_weak = None
 
 _PY_NUMBERS = (bool, int, float, complex)
-_ARRAYS = (jax.Array, np.ndarray, np.generic)
+_ARRAYS = (jax.Array, np.ndarray, np.generic, Tensor)
 CHECKPOINTS = 16   # treeverse checkpoints of a differentiable while loop
 
 
@@ -53,7 +54,7 @@ def is_array(x: Any) -> bool:
 
 def concrete(x: Any) -> Any:
     """``x`` as a Python/numpy value when known at trace time, else the tracer itself."""
-    if isinstance(x, Variable):
+    if isinstance(x, Tensor):
         x = x._value
     if isinstance(x, jax.core.Tracer):
         try:
@@ -65,7 +66,7 @@ def concrete(x: Any) -> Any:
 
 
 def is_traced(x: Any) -> bool:
-    return isinstance(x, jax.core.Tracer)
+    return isinstance(x._value if isinstance(x, Tensor) else x, jax.core.Tracer)
 
 
 def as_predicate(x: Any, info: str, what: str) -> Any:

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 import jax
 import jax.numpy as jnp
 
+from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import _lax
 from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
@@ -89,7 +90,7 @@ def for_stmt(iterable: Any, body_fn: Callable[..., Sequence[Any]], state: Sequen
                         body_fn, state, names, info)
         if out is not None:
             return out
-    if isinstance(iterable, jax.Array):
+    if isinstance(iterable, (jax.Array, Tensor)):
         if iterable.ndim == 0:
             raise TypeError(f"{info}: iteration over a 0-d tensor")
         if iterable.shape[0] > UNROLL_MAX and scan_ok:
@@ -287,8 +288,16 @@ def setitem(obj: Any, key: Any, value: Any) -> Any:
     MindSpore) gets a functional update; containers are written in place.
     """
     if isinstance(obj, Variable):
-        obj._value = jnp.asarray(obj._value).at[key].set(value)
+        obj[key] = value
         return obj
+    if isinstance(obj, Tensor):
+        if _lax.current_frame() is None:
+            obj[key] = value  # in place, so aliases and the caller's input see the write
+            return obj
+        # Under a tensor condition the write is functional: the branch returns the new Tensor.
+        twin = Tensor._wrap(obj._value)
+        twin[key] = value
+        return twin
     if isinstance(obj, jax.Array):
         return obj.at[key].set(value)
     if _lax.current_frame() is None:
