@@ -228,6 +228,28 @@ class Dataset:
         return MapNode(self, operations, input_columns, output_columns, num_parallel_workers,
                        python_multiprocessing)
 
+    def filter(self, predicate: Callable[..., Any], input_columns: Any = None,
+               num_parallel_workers: int | None = None) -> "Dataset":
+        """Keep the rows for which ``predicate(*input_columns)`` returns ``True``.
+
+        Arguments:
+            predicate: called with one numpy array per input column; returns a bool.
+            input_columns: the columns passed to ``predicate`` (default: all, in order).
+            num_parallel_workers: threads for this pipeline.
+
+        Returns:
+            The filtered dataset (its size is known after one read, as in MindSpore).
+
+        Example:
+            >>> import mindjax.dataset as ds
+            >>> d = ds.NumpySlicesDataset({"x": [1, 2, 3, 4]}, shuffle=False).filter(lambda x: x % 2 == 0)
+            >>> [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+            [2, 4]
+        """
+        from mindjax.dataset.ops import FilterNode
+
+        return FilterNode(self, predicate, input_columns, num_parallel_workers)
+
     def batch(self, batch_size: int, drop_remainder: bool = False, num_parallel_workers: int | None = None,
               per_batch_map: Callable[..., Any] | None = None, input_columns: Any = None,
               output_columns: Any = None, python_multiprocessing: bool = False, **kwargs: Any) -> "Dataset":

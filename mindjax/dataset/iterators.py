@@ -49,11 +49,26 @@ def _column_indices(dataset: Any, columns: Any, who: str) -> list[int] | None:
     return [existing.index(n) for n in names]
 
 
-def _to_jax(x: np.ndarray) -> Any:
-    import jax.numpy as jnp
+def _to_output(x: Any, output_numpy: bool) -> Any:
+    """A column value as the iterator hands it out, as MindSpore 2.10 does.
 
-    if x.dtype.kind in "biufc":
-        return jnp.asarray(x)
+    Numeric arrays become ``Tensor``s (numpy arrays with ``output_numpy``),
+    keeping their dtype; string and bytes arrays stay numpy arrays. Python
+    objects (a ``dict`` column, a batch of them) keep their structure, with
+    each number, string and array inside converted the same way.
+    """
+    if isinstance(x, np.ndarray):
+        if output_numpy or x.dtype.kind not in "biufc":
+            return x
+        from mindjax.common.tensor import Tensor
+
+        return Tensor(x)
+    if isinstance(x, dict):
+        return {k: _to_output(v, output_numpy) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_output(v, output_numpy) for v in x)
+    if isinstance(x, (bool, int, float, str, bytes, np.generic)):
+        return _to_output(np.asarray(x), output_numpy)
     return x
 
 
@@ -116,8 +131,7 @@ class TupleIterator:
 
     def _format(self, row: Row) -> Any:
         values = list(row) if self._select is None else [row[i] for i in self._select]
-        if not self._output_numpy:
-            values = [_to_jax(v) for v in values]
+        values = [_to_output(v, self._output_numpy) for v in values]
         if self._as_dict:
             return dict(zip(self._names, values))
         return values
