@@ -26,6 +26,9 @@ __all__ = ["MapNode", "FilterNode", "BatchNode", "ShuffleNode", "RepeatNode", "T
            "RenameNode", "ConcatNode", "ZipNode", "SplitNode", "split_dataset", "zip_datasets"]
 
 
+_INT32_MAX = 2 ** 31 - 1
+
+
 def _op_name(op: Any) -> str:
     return getattr(op, "__name__", None) or type(op).__name__
 
@@ -395,10 +398,12 @@ class TakeNode(Dataset):
 
     def __init__(self, child: Dataset, count: int) -> None:
         super().__init__([child])
-        if count == -1:
-            self.count = None
-        else:
-            self.count = check_positive_int(count, "take", "count", allow_none=False)
+        if not isinstance(count, (int, np.integer)) or isinstance(count, bool):
+            raise ArgTypeError(f"For 'take', 'count' must be an int, got {count!r}")
+        if (count <= 0 and count != -1) or count > _INT32_MAX:
+            raise ValueError(f"For 'take', 'count' should be either -1 or within the required interval of "
+                             f"(0, {_INT32_MAX}], got {count}.")
+        self.count = None if count == -1 else int(count)
 
     def _columns(self) -> list[str]:
         return self.children[0].get_col_names()
