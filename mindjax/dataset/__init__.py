@@ -12,6 +12,7 @@ from mindjax.dataset.cifar import Cifar10Dataset
 from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
 from mindjax.dataset.iterators import DeviceIterator, TupleIterator
+from mindjax.dataset.mind_dataset import MindDataset, Shuffle
 from mindjax.dataset.mnist import MnistDataset
 from mindjax.dataset.ops import zip_datasets as zip  # noqa: A001 - mindspore.dataset.zip
 from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
@@ -19,6 +20,6 @@ from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampl
 from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = ["config", "transforms", "vision", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
-           "MnistDataset", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
+           "MnistDataset", "MindDataset", "Shuffle", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
            "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "PKSampler", "Sampler"]

@@ -343,6 +343,27 @@ class Dataset:
 
         return split_dataset(self, sizes, randomize)
 
+    def save(self, file_name: str, num_files: int = 1, file_type: str = "mindrecord") -> None:
+        """Write one epoch of this pipeline into MindRecord files that ``MindDataset`` reads back.
+
+        Types are cast as MindSpore casts them: bool, int8, uint8, int16 and uint16
+        become int32; uint32 and uint64 int64; float16 float32; 0-d string and bytes
+        stay string and bytes. Arrays are stored with their first dimension
+        variable (``[-1, ...]``). The files use MindJAX's MindRecord layout (see
+        :mod:`mindjax.mindrecord`), not MindSpore's bytes.
+
+        Arguments:
+            file_name: the file (with ``num_files > 1``, the shard number is appended).
+            num_files: the number of files, in [1, 1000]. One file keeps the row order.
+            file_type: only ``'mindrecord'``.
+
+        Raises:
+            ValueError: for another ``file_type``, or a column MindRecord cannot hold.
+        """
+        from mindjax.dataset._save import save_mindrecord
+
+        save_mindrecord(self, file_name, num_files, file_type)
+
     # -- iteration -------------------------------------------------------------------------
     def set_init_step(self, init_step: int) -> None:
         """Make every iterator created from now on start at global step ``init_step`` (for resuming).
