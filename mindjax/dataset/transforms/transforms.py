@@ -7,7 +7,7 @@ import numpy as np
 
 from mindjax.dataset.transforms.base import Transform, call_transform
 
-__all__ = ["TypeCast", "OneHot", "Compose", "Duplicate"]
+__all__ = ["TypeCast", "OneHot", "Compose", "Duplicate", "Fill"]
 
 
 def _numpy_dtype(data_type: Any, who: str) -> np.dtype:
@@ -118,3 +118,41 @@ class Compose(Transform):
             out = t._apply_batch(*columns)
             columns = out if isinstance(out, tuple) else (out,)
         return columns if len(columns) > 1 else columns[0]
+
+
+class Fill(Transform):
+    """Every element set to ``fill_value``; the shape and dtype of the input are kept.
+
+    Arguments:
+        fill_value: a str, bytes, int, float or bool; cast to the input's dtype.
+            A string fills only a string array, a number only a numeric one.
+
+    Example:
+        >>> import numpy as np
+        >>> from mindjax.dataset import transforms
+        >>> transforms.Fill(100)(np.array([1, 2, 3]))
+        array([100, 100, 100])
+    """
+
+    def __init__(self, fill_value: Any) -> None:
+        if not isinstance(fill_value, (str, bytes, int, float, bool, np.number, np.bool_)):
+            raise TypeError(f"For 'Fill', 'fill_value' must be a str, bytes, int, float or bool, "
+                            f"got {type(fill_value).__name__}")
+        self.fill_value = fill_value
+
+    def _apply(self, x: Any, rng: Any = None) -> np.ndarray:
+        x = np.asarray(x)
+        text = isinstance(self.fill_value, (str, bytes))
+        if text != (x.dtype.kind in "US"):
+            raise TypeError(f"For 'Fill', fill_value {self.fill_value!r} ({type(self.fill_value).__name__}) cannot "
+                            f"fill an array of dtype {x.dtype}")
+        if text:
+            return np.full(x.shape, self.fill_value)
+        return np.full(x.shape, self.fill_value).astype(x.dtype) if x.dtype.kind != "b" else np.full(
+            x.shape, bool(self.fill_value))
+
+    def _batchable(self) -> bool:
+        return True
+
+    def _apply_batch(self, x: np.ndarray) -> np.ndarray:
+        return self._apply(x)
