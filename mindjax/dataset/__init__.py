@@ -7,7 +7,7 @@ Example:
     >>> [b[0].shape for b in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
     [(4,), (2,)]
 """
-from mindjax.dataset import config, transforms, vision
+from mindjax.dataset import audio, config, text, transforms, vision
 from mindjax.dataset.cifar import Cifar10Dataset
 from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
@@ -19,7 +19,7 @@ from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampl
                                       SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
 from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
-__all__ = ["config", "transforms", "vision", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
+__all__ = ["config", "transforms", "vision", "text", "audio", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
            "MnistDataset", "MindDataset", "Shuffle", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
            "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "PKSampler", "Sampler"]
