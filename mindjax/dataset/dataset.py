@@ -390,7 +390,7 @@ class Dataset:
             return self.children[0].get_init_step()
         return 0
 
-    def _start(self) -> tuple[int, int]:
+    def _init_position(self) -> tuple[int, int]:
         """(epoch, row in that epoch) where iterators start, from :meth:`get_init_step`."""
         step = self.get_init_step()
         if step == 0:
@@ -439,7 +439,7 @@ class Dataset:
             check_positive_int(num_epochs, self._name, "num_epochs", allow_none=False)
         epochs = None if num_epochs in (None, -1) else int(num_epochs)
         seed = config.get_seed() if seed is None else seed
-        first_epoch, first_row = self._start()
+        first_epoch, first_row = self._init_position()
         n_workers, processes = self._parallelism()
         if workers is not None:
             n_workers, processes = workers, False

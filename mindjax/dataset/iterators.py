@@ -99,7 +99,7 @@ class TupleIterator:
         self._it: grain.DatasetIterator | None = iter(self._stream)
         self._epoch = 0
         # After set_init_step the first epoch is entered part-way; its length still ends it.
-        self._in_epoch = dataset._start()[1] if self._epoch_length is not None else 0
+        self._in_epoch = dataset._init_position()[1] if self._epoch_length is not None else 0
         self._done = False
 
     def __iter__(self) -> "TupleIterator":
