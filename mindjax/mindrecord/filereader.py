@@ -7,7 +7,15 @@ from typing import Any, Iterator
 from mindjax.mindrecord._format import ShardFile
 from mindjax.mindrecord.common.exceptions import ParamValueError
 
-__all__ = ["FileReader", "open_shards"]
+__all__ = ["FileReader", "open_shards", "MindRecordFileError"]
+
+
+class MindRecordFileError(RuntimeError, ValueError):
+    """A MindRecord file that is missing or unreadable.
+
+    ``FileReader`` reports it as MindSpore does (``RuntimeError``), ``MindDataset``'s
+    validator as a ``ValueError``; this is both.
+    """
 
 
 def open_shards(file_name: Any, who: str) -> list[ShardFile]:
@@ -21,7 +29,7 @@ def open_shards(file_name: Any, who: str) -> list[ShardFile]:
     if isinstance(file_name, (str, os.PathLike)):
         path = os.fspath(file_name)
         if not os.path.isfile(path):
-            raise ValueError(f"For '{who}', the MindRecord file '{path}' does not exist or is not a file")
+            raise MindRecordFileError(f"For '{who}', the MindRecord file '{path}' does not exist or is not a file")
         first = ShardFile(path)
         folder = os.path.dirname(os.path.abspath(path))
         shards = []
@@ -30,7 +38,7 @@ def open_shards(file_name: Any, who: str) -> list[ShardFile]:
             if os.path.abspath(sibling) == os.path.abspath(path):
                 shards.append(first)
             elif not os.path.isfile(sibling):
-                raise ValueError(f"For '{who}', '{path}' belongs to a set of {len(first.header['shard_files'])} "
+                raise MindRecordFileError(f"For '{who}', '{path}' belongs to a set of {len(first.header['shard_files'])} "
                                  f"files, but '{sibling}' is missing")
             else:
                 shards.append(ShardFile(sibling))
@@ -39,7 +47,8 @@ def open_shards(file_name: Any, who: str) -> list[ShardFile]:
                                                                   for f in file_name):
         for f in file_name:
             if not os.path.isfile(os.fspath(f)):
-                raise ValueError(f"For '{who}', the MindRecord file '{os.fspath(f)}' does not exist or is not a file")
+                raise MindRecordFileError(f"For '{who}', the MindRecord file '{os.fspath(f)}' does not exist or is "
+                                          "not a file")
         shards = [ShardFile(os.fspath(f)) for f in file_name]
         for s in shards[1:]:
             if s.schema != shards[0].schema:
@@ -78,11 +87,16 @@ class FileReader:
         del operator
 
     def get_next(self) -> Iterator[dict[str, Any]]:
-        """Yield each row as a dict from field name to its numpy value."""
+        """Yield each row as a dict, with MindSpore's value types.
+
+        Scalars come back as Python ``int``/``float``, strings as ``str``, bytes
+        as ``bytes`` and arrays as numpy arrays of their schema dtype.
+        """
+        schema = self._shards[0].schema
         for shard in self._shards:
             for i in range(shard.rows):
                 row = shard.record(i)
-                yield {c: row[c] for c in self._columns}
+                yield {c: _python_value(schema[c], row[c]) for c in self._columns}
 
     def schema(self) -> dict[str, dict[str, Any]]:
         """The schema, as given to ``add_schema`` (fields sorted by name)."""
@@ -95,3 +109,11 @@ class FileReader:
     def close(self) -> None:
         """Release the files."""
         self._shards = []
+
+
+def _python_value(spec: dict[str, Any], value: Any) -> Any:
+    if "shape" in spec:
+        return value
+    if spec["type"] == "bytes":
+        return value.tobytes()
+    return value.item()
