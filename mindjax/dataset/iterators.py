@@ -250,8 +250,11 @@ class DeviceIterator:
         device_prefetch: batches (or blocks) held on device ahead of use.
 
     Iterating yields tuples of ``jax.Array``. ``steps_per_epoch`` is the
-    dataset size; ``get_state()``/``set_state()`` save and restore the position
-    of the next batch the consumer will receive.
+    dataset size; after ``dataset.set_init_step`` the stream starts
+    ``initial_step_in_epoch`` batches into its first epoch (so that epoch has
+    ``steps_per_epoch - initial_step_in_epoch`` batches left, as in MindSpore).
+    ``get_state()``/``set_state()`` save and restore the position of the next
+    batch the consumer will receive.
     """
 
     def __init__(self, dataset: Any, sharding: Any = None, stack: int | None = None, num_epochs: int = -1,
@@ -263,6 +266,7 @@ class DeviceIterator:
                              f"got {device_prefetch!r}")
         select = _column_indices(dataset, columns, "device_iterator")
         self.steps_per_epoch = dataset.get_dataset_size()
+        self.initial_step_in_epoch = dataset._init_position()[1]
         # Whole-batch reads take microseconds: the device thread makes them itself, saving two thread
         # hand-offs per batch that would compete with the step for the cores.
         whole = dataset._reads_whole_batches()

@@ -37,3 +37,11 @@ def test_init_step_is_inherited_through_operations_and_batches_count_steps():
 def test_init_step_rejects_negative():
     with pytest.raises(TypeError, match="For 'set_init_step', 'init_step' must be an int >= 0, got -1"):
         ds.NumpySlicesDataset({"x": [1]}).set_init_step(-1)
+
+
+def test_device_iterator_starts_at_the_init_step_and_says_where_in_the_epoch():
+    data = ds.NumpySlicesDataset({"x": np.arange(10, dtype=np.int32)}, shuffle=False)
+    data.set_init_step(13)
+    with data.device_iterator(num_epochs=2) as it:
+        assert it.initial_step_in_epoch == 3 and it.steps_per_epoch == 10
+        assert [int(np.asarray(b[0])) for b in it] == list(range(3, 10)) + list(range(10))
