@@ -7,18 +7,19 @@ Example:
     >>> [b[0].shape for b in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
     [(4,), (2,)]
 """
-from mindjax.dataset import config, transforms, vision
+from mindjax.dataset import audio, config, text, transforms, vision
 from mindjax.dataset.cifar import Cifar10Dataset
 from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
 from mindjax.dataset.iterators import DeviceIterator, TupleIterator
+from mindjax.dataset.mind_dataset import MindDataset, Shuffle
 from mindjax.dataset.mnist import MnistDataset
 from mindjax.dataset.ops import zip_datasets as zip  # noqa: A001 - mindspore.dataset.zip
 from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
                                       SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
 from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
-__all__ = ["config", "transforms", "vision", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
-           "MnistDataset", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
+__all__ = ["config", "transforms", "vision", "text", "audio", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
+           "MnistDataset", "MindDataset", "Shuffle", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
            "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "PKSampler", "Sampler"]

@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 import grain
 import numpy as np
 
-from mindjax.dataset.rows import Row
+from mindjax.dataset.rows import Row, column_value
 
 __all__: list[str] = []
 
@@ -69,7 +69,7 @@ class MapRows:
         for op in self.ops:
             result = op._apply_batch(*args)
             args = result if isinstance(result, tuple) else (result,)
-        outs = [a if isinstance(a, np.ndarray) else np.asarray(a) for a in args]
+        outs = [column_value(a) for a in args]
         if len(outs) != self.n_out or any(o.ndim == 0 or len(o) != len(indices) for o in outs):
             raise ValueError("the batched transforms did not give one stacked array per output column")
         return Row(tuple(outs[j] if from_out else row[j] for from_out, j in self.layout), row.index)

@@ -45,13 +45,14 @@ class BatchInfo:
 class _RootBuilder:
     """Builds epoch ``e`` of a pipeline (picklable, so worker processes can rebuild it)."""
 
-    def __init__(self, node: "Dataset", seed: int, as_iter: bool) -> None:
+    def __init__(self, node: "Dataset", seed: int, as_iter: bool, first_epoch: int = 0) -> None:
         self._node = node
         self._seed = seed
         self._as_iter = as_iter
+        self._first_epoch = first_epoch
 
     def __call__(self, epoch: int) -> Any:
-        built = self._node._build(BuildContext(self._seed, (int(epoch),)), ())
+        built = self._node._build(BuildContext(self._seed, (int(epoch) + self._first_epoch,)), ())
         if self._as_iter:
             return as_iter_dataset(built)
         return built
@@ -83,6 +84,7 @@ class Dataset:
         self.num_parallel_workers = check_positive_int(num_parallel_workers, self._name, "num_parallel_workers")
         self.python_multiprocessing = bool(python_multiprocessing)
         self._counted_size: int | None = None
+        self._global_step: int | None = None
 
     # -- what each node defines ------------------------------------------------------------
     def _columns(self) -> list[str]:
@@ -228,6 +230,28 @@ class Dataset:
         return MapNode(self, operations, input_columns, output_columns, num_parallel_workers,
                        python_multiprocessing)
 
+    def filter(self, predicate: Callable[..., Any], input_columns: Any = None,
+               num_parallel_workers: int | None = None) -> "Dataset":
+        """Keep the rows for which ``predicate(*input_columns)`` returns ``True``.
+
+        Arguments:
+            predicate: called with one numpy array per input column; returns a bool.
+            input_columns: the columns passed to ``predicate`` (default: all, in order).
+            num_parallel_workers: threads for this pipeline.
+
+        Returns:
+            The filtered dataset (its size is known after one read, as in MindSpore).
+
+        Example:
+            >>> import mindjax.dataset as ds
+            >>> d = ds.NumpySlicesDataset({"x": [1, 2, 3, 4]}, shuffle=False).filter(lambda x: x % 2 == 0)
+            >>> [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+            [2, 4]
+        """
+        from mindjax.dataset.ops import FilterNode
+
+        return FilterNode(self, predicate, input_columns, num_parallel_workers)
+
     def batch(self, batch_size: int, drop_remainder: bool = False, num_parallel_workers: int | None = None,
               per_batch_map: Callable[..., Any] | None = None, input_columns: Any = None,
               output_columns: Any = None, python_multiprocessing: bool = False, **kwargs: Any) -> "Dataset":
@@ -319,7 +343,63 @@ class Dataset:
 
         return split_dataset(self, sizes, randomize)
 
+    def save(self, file_name: str, num_files: int = 1, file_type: str = "mindrecord") -> None:
+        """Write one epoch of this pipeline into MindRecord files that ``MindDataset`` reads back.
+
+        Types are cast as MindSpore casts them: bool, int8, uint8, int16 and uint16
+        become int32; uint32 and uint64 int64; float16 float32; 0-d string and bytes
+        stay string and bytes. Arrays are stored with their first dimension
+        variable (``[-1, ...]``). The files use MindJAX's MindRecord layout (see
+        :mod:`mindjax.mindrecord`), not MindSpore's bytes.
+
+        Arguments:
+            file_name: the file (with ``num_files > 1``, the shard number is appended).
+            num_files: the number of files, in [1, 1000]. One file keeps the row order.
+            file_type: only ``'mindrecord'``.
+
+        Raises:
+            ValueError: for another ``file_type``, or a column MindRecord cannot hold.
+        """
+        from mindjax.dataset._save import save_mindrecord
+
+        save_mindrecord(self, file_name, num_files, file_type)
+
     # -- iteration -------------------------------------------------------------------------
+    def set_init_step(self, init_step: int) -> None:
+        """Make every iterator created from now on start at global step ``init_step`` (for resuming).
+
+        The step counts rows (batches) over all epochs: iterators start in epoch
+        ``init_step // get_dataset_size()`` at that row, with the shuffles of that
+        epoch, so a resumed run reads exactly what the uninterrupted run read there.
+
+        Arguments:
+            init_step: the step to start at (0: the beginning).
+        """
+        check = init_step if isinstance(init_step, (int, np.integer)) and not isinstance(init_step, bool) else None
+        if check is None or check < 0:
+            from mindjax.dataset.rows import ArgTypeError
+
+            raise ArgTypeError(f"For 'set_init_step', 'init_step' must be an int >= 0, got {init_step!r}")
+        self._global_step = int(init_step)
+
+    def get_init_step(self) -> int:
+        """The step iterators start at: this node's ``set_init_step``, else its only child's, else 0."""
+        if self._global_step is not None:
+            return self._global_step
+        if len(self.children) == 1:
+            return self.children[0].get_init_step()
+        return 0
+
+    def _init_position(self) -> tuple[int, int]:
+        """(epoch, row in that epoch) where iterators start, from :meth:`get_init_step`."""
+        step = self.get_init_step()
+        if step == 0:
+            return 0, 0
+        size = self.get_dataset_size()
+        if size <= 0:
+            return 0, step if size < 0 else 0
+        return divmod(step, size)
+
     def _context(self, epoch: int) -> BuildContext:
         return BuildContext(config.get_seed(), (epoch,))
 
@@ -359,6 +439,7 @@ class Dataset:
             check_positive_int(num_epochs, self._name, "num_epochs", allow_none=False)
         epochs = None if num_epochs in (None, -1) else int(num_epochs)
         seed = config.get_seed() if seed is None else seed
+        first_epoch, first_row = self._init_position()
         n_workers, processes = self._parallelism()
         if workers is not None:
             n_workers, processes = workers, False
@@ -366,7 +447,10 @@ class Dataset:
         if self._mappable():
             length = self._size()
             assert length is not None
-            spanning = EpochsMapDataset(_RootBuilder(self, seed, as_iter=False), length, epochs)
+            spanning = EpochsMapDataset(_RootBuilder(self, seed, as_iter=False, first_epoch=first_epoch), length,
+                                        epochs)
+            if first_row:
+                spanning = spanning[first_row:]
             if processes:
                 stream = spanning.to_iter_dataset(grain.ReadOptions(num_threads=1, prefetch_buffer_size=2))
                 stream = stream.mp_prefetch(grain.MultiprocessingOptions(
@@ -377,7 +461,12 @@ class Dataset:
                 stream = spanning.to_iter_dataset(
                     grain.ReadOptions(num_threads=n_workers, prefetch_buffer_size=prefetch))
             return stream, length
-        chain = EpochChainIterDataset(_RootBuilder(self, seed, as_iter=True), epochs, mark_epochs=mark_epochs)
+        chain: grain.IterDataset = EpochChainIterDataset(
+            _RootBuilder(self, seed, as_iter=True, first_epoch=first_epoch), epochs, mark_epochs=mark_epochs)
+        if first_row:
+            from mindjax.dataset._grain import SkipIterDataset
+
+            chain = SkipIterDataset(chain, first_row)
         stream = grain.experimental.ThreadPrefetchIterDataset(chain, prefetch_buffer_size=prefetch)
         return stream, None
 

@@ -49,11 +49,26 @@ def _column_indices(dataset: Any, columns: Any, who: str) -> list[int] | None:
     return [existing.index(n) for n in names]
 
 
-def _to_jax(x: np.ndarray) -> Any:
-    import jax.numpy as jnp
+def _to_output(x: Any, output_numpy: bool) -> Any:
+    """A column value as the iterator hands it out, as MindSpore 2.10 does.
 
-    if x.dtype.kind in "biufc":
-        return jnp.asarray(x)
+    Numeric arrays become ``Tensor``s (numpy arrays with ``output_numpy``),
+    keeping their dtype; string and bytes arrays stay numpy arrays. Python
+    objects (a ``dict`` column, a batch of them) keep their structure, with
+    each number, string and array inside converted the same way.
+    """
+    if isinstance(x, np.ndarray):
+        if output_numpy or x.dtype.kind not in "biufc":
+            return x
+        from mindjax.common.tensor import Tensor
+
+        return Tensor(x)
+    if isinstance(x, dict):
+        return {k: _to_output(v, output_numpy) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_output(v, output_numpy) for v in x)
+    if isinstance(x, (bool, int, float, str, bytes, np.generic)):
+        return _to_output(np.asarray(x), output_numpy)
     return x
 
 
@@ -83,7 +98,8 @@ class TupleIterator:
         self._stream, self._epoch_length = dataset._grain_stream(self._num_epochs, mark_epochs=True)
         self._it: grain.DatasetIterator | None = iter(self._stream)
         self._epoch = 0
-        self._in_epoch = 0
+        # After set_init_step the first epoch is entered part-way; its length still ends it.
+        self._in_epoch = dataset._init_position()[1] if self._epoch_length is not None else 0
         self._done = False
 
     def __iter__(self) -> "TupleIterator":
@@ -116,8 +132,7 @@ class TupleIterator:
 
     def _format(self, row: Row) -> Any:
         values = list(row) if self._select is None else [row[i] for i in self._select]
-        if not self._output_numpy:
-            values = [_to_jax(v) for v in values]
+        values = [_to_output(v, self._output_numpy) for v in values]
         if self._as_dict:
             return dict(zip(self._names, values))
         return values
@@ -235,8 +250,11 @@ class DeviceIterator:
         device_prefetch: batches (or blocks) held on device ahead of use.
 
     Iterating yields tuples of ``jax.Array``. ``steps_per_epoch`` is the
-    dataset size; ``get_state()``/``set_state()`` save and restore the position
-    of the next batch the consumer will receive.
+    dataset size; after ``dataset.set_init_step`` the stream starts
+    ``initial_step_in_epoch`` batches into its first epoch (so that epoch has
+    ``steps_per_epoch - initial_step_in_epoch`` batches left, as in MindSpore).
+    ``get_state()``/``set_state()`` save and restore the position of the next
+    batch the consumer will receive.
     """
 
     def __init__(self, dataset: Any, sharding: Any = None, stack: int | None = None, num_epochs: int = -1,
@@ -248,6 +266,7 @@ class DeviceIterator:
                              f"got {device_prefetch!r}")
         select = _column_indices(dataset, columns, "device_iterator")
         self.steps_per_epoch = dataset.get_dataset_size()
+        self.initial_step_in_epoch = dataset._init_position()[1]
         # Whole-batch reads take microseconds: the device thread makes them itself, saving two thread
         # hand-offs per batch that would compete with the step for the cores.
         whole = dataset._reads_whole_batches()

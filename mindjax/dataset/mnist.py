@@ -20,7 +20,6 @@ __all__ = ["MnistDataset", "read_idx_header"]
 
 _IMAGES_MAGIC = 2051
 _LABELS_MAGIC = 2049
-_PREFIX = {"train": "train", "test": "t10k"}
 
 
 def _open(path: str) -> Any:
@@ -48,12 +47,42 @@ def read_idx_header(path: str, magic: int, ndim: int) -> tuple[int, ...]:
     return tuple(int.from_bytes(head[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
 
 
-def _find(dataset_dir: str, name: str) -> str:
-    for candidate in (name, name + ".gz"):
-        path = os.path.join(dataset_dir, candidate)
-        if os.path.isfile(path):
-            return path
-    raise DataError(f"For 'MnistDataset', '{os.path.join(dataset_dir, name)}' (or '.gz') is missing")
+def _find_pairs(dataset_dir: str, usage: str) -> list[tuple[str, str]]:
+    """The (images, labels) files ``usage`` reads, paired in sorted name order as MindSpore pairs them.
+
+    As in MindSpore, a file belongs to ``usage`` when its name contains
+    ``<prefix>-images`` and ``idx3-ubyte`` (labels: ``-labels``, ``idx1-ubyte``),
+    where the prefix is ``train``, ``t10k``, or nothing for ``'all'``: ``'all'``
+    reads whichever of the two sets the folder holds, ``t10k`` first (sorted).
+    A gzipped copy is used only where the plain file is absent.
+    """
+    prefix = {"train": "train", "test": "t10k", "all": ""}[usage]
+    images, labels = [], []
+    for name in sorted(os.listdir(dataset_dir)):
+        path = os.path.join(dataset_dir, name)
+        if not os.path.isfile(path) or (name.endswith(".gz") and os.path.isfile(path[:-3])):
+            continue
+        if f"{prefix}-images" in name and "idx3-ubyte" in name:
+            images.append(path)
+        elif f"{prefix}-labels" in name and "idx1-ubyte" in name:
+            labels.append(path)
+    if len(images) != len(labels):
+        partner = {os.path.basename(p): os.path.basename(p).replace("-images", "-labels").replace("idx3", "idx1")
+                   for p in images}
+        partner.update({os.path.basename(p): os.path.basename(p).replace("-labels", "-images").replace("idx1", "idx3")
+                        for p in labels})
+        present = {os.path.basename(p) for p in images + labels}
+        missing = sorted({v for k, v in partner.items() if v not in present and v + ".gz" not in present
+                          and v.removesuffix(".gz") not in present})
+        raise DataError(f"For 'MnistDataset', usage '{usage}' in '{dataset_dir}' finds {len(images)} images "
+                        f"files but {len(labels)} labels files; they must pair up: "
+                        + ", ".join(f"'{os.path.join(dataset_dir, m)}'" for m in missing) + " is missing")
+    if not images:
+        wanted = {"train": ["train"], "test": ["t10k"], "all": ["train", "t10k"]}[usage]
+        names = " or ".join(f"'{p}-images-idx3-ubyte' with '{p}-labels-idx1-ubyte'" for p in wanted)
+        raise DataError(f"For 'MnistDataset', no data for usage '{usage}' in '{dataset_dir}': {names} "
+                        "(each may end in '.gz') is missing")
+    return list(zip(images, labels))
 
 
 class _IdxPair:
@@ -133,7 +162,9 @@ class MnistDataset(MappableSourceDataset):
     Arguments:
         dataset_dir: the folder with ``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
             ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte`` (each may end in ``.gz``).
-        usage: ``'train'``, ``'test'`` or ``'all'`` (default: all, train first).
+        usage: ``'train'``, ``'test'`` or ``'all'`` (default): ``'all'`` reads the test and
+            train files the folder holds (sorted by name, so ``t10k`` first), as MindSpore does;
+            a folder with only the train files is fine.
         num_samples: rows to read (per shard).
         num_parallel_workers: workers (capped at the cores).
         shuffle: shuffle (default ``True``).
@@ -157,10 +188,8 @@ class MnistDataset(MappableSourceDataset):
         usage = "all" if usage is None else usage
         if usage not in ("train", "test", "all"):
             raise ValueError(f"For 'MnistDataset', 'usage' must be 'train', 'test' or 'all', got {usage!r}")
-        parts = ["train", "test"] if usage == "all" else [usage]
         directory = os.fspath(dataset_dir)
-        pairs = [_IdxPair(_find(directory, f"{_PREFIX[p]}-images-idx3-ubyte"),
-                          _find(directory, f"{_PREFIX[p]}-labels-idx1-ubyte")) for p in parts]
+        pairs = [_IdxPair(images, labels) for images, labels in _find_pairs(directory, usage)]
         self.dataset_dir, self.usage = directory, usage
         self._reader = _MnistReader(pairs)
         self._column_names = ["image", "label"]

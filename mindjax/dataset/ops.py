@@ -18,11 +18,15 @@ from mindjax.dataset._grain import (INFINITE, ConcatIterDataset, EpochChainIterD
                                     IndexedMapDataset, SkipIterDataset, WindowShuffleMapDataset,
                                     derive_seed)
 from mindjax.dataset.dataset import BatchInfo, Dataset, ceil_div
-from mindjax.dataset.rows import ArgTypeError, BuildContext, DataError, Row, as_column_list, check_positive_int
+from mindjax.dataset.rows import (ArgTypeError, BuildContext, DataError, Row, as_column_list, check_positive_int,
+                                  column_value)
 from mindjax.dataset.transforms.base import Transform, call_transform
 
-__all__ = ["MapNode", "BatchNode", "ShuffleNode", "RepeatNode", "TakeNode", "SkipNode", "ProjectNode",
+__all__ = ["MapNode", "FilterNode", "BatchNode", "ShuffleNode", "RepeatNode", "TakeNode", "SkipNode", "ProjectNode",
            "RenameNode", "ConcatNode", "ZipNode", "SplitNode", "split_dataset", "zip_datasets"]
+
+
+_INT32_MAX = 2 ** 31 - 1
 
 
 def _op_name(op: Any) -> str:
@@ -73,7 +77,7 @@ class _ApplyMap:
         if len(args) != len(self.out_names):
             raise DataError(f"For 'map', the operations returned {len(args)} columns at sample index {sample}, "
                              f"but output_columns {self.out_names} names {len(self.out_names)}")
-        outs = [a if isinstance(a, np.ndarray) else np.asarray(a) for a in args]
+        outs = [column_value(a) for a in args]
         return Row(tuple(outs[j] if from_out else row[j] for from_out, j in self.layout), row.index)
 
 
@@ -133,6 +137,66 @@ class MapNode(Dataset):
         return MapRows(inner, self.operations, self._in_idx, len(self._outputs), self._layout)
 
 
+class _Keep:
+    """``filter``'s predicate on one row (picklable; runs in grain's threads or workers)."""
+
+    def __init__(self, predicate: Callable[..., Any], in_idx: list[int], in_names: list[str]) -> None:
+        self.predicate, self.in_idx, self.in_names = predicate, in_idx, in_names
+
+    def __call__(self, row: Row) -> bool:
+        try:
+            keep = self.predicate(*(row[i] for i in self.in_idx))
+        except Exception as err:
+            raise RuntimeError(f"For 'filter', the predicate failed on input columns {self.in_names} at sample "
+                               f"index {row.index}: {type(err).__name__}: {err}") from err
+        if isinstance(keep, np.ndarray) and keep.size == 1:
+            keep = keep.reshape(())[()]
+        if not isinstance(keep, (bool, np.bool_)):
+            raise DataError(f"For 'filter', the predicate must return a bool, got {type(keep).__name__} "
+                             f"({keep!r}) at sample index {row.index}")
+        return bool(keep)
+
+
+class FilterNode(Dataset):
+    """``dataset.filter(...)``: see :meth:`Dataset.filter`.
+
+    Which rows survive is known only by reading, so a filtered pipeline is
+    streamed (grain's ``IterDataset.filter``) and its size is counted.
+    """
+
+    _name = "filter"
+    _workers_from_config = True
+
+    def __init__(self, child: Dataset, predicate: Callable[..., Any], input_columns: Any,
+                 num_parallel_workers: int | None) -> None:
+        super().__init__([child], num_parallel_workers)
+        if not callable(predicate):
+            raise TypeError(f"For 'filter', 'predicate' must be callable, got {type(predicate).__name__}")
+        columns = child.get_col_names()
+        inputs = as_column_list(input_columns, "filter", "input_columns") or list(columns)
+        for name in inputs:
+            if name not in columns:
+                raise ValueError(f"For 'filter', input column '{name}' is not in the dataset's columns {columns}")
+        self.predicate = predicate
+        self._inputs = inputs
+        self._in_idx = [columns.index(c) for c in inputs]
+
+    def _columns(self) -> list[str]:
+        return self.children[0].get_col_names()
+
+    def _size(self) -> int | None:
+        return None
+
+    def _mappable(self) -> bool:
+        return False
+
+    def _python_callables(self) -> list[Any]:
+        return [self.predicate]
+
+    def _build(self, ctx: BuildContext, path: tuple[int, ...]) -> Any:
+        return self._build_child(0, ctx, path, as_iter=True).filter(_Keep(self.predicate, self._in_idx, self._inputs))
+
+
 class _MakeBatch:
     """A list of rows into one batch row: ``per_batch_map`` first, then a stack per column."""
 
@@ -162,9 +226,12 @@ class _MakeBatch:
         return Row(tuple(self._stack(name, values, rows, batch_num) for name, values in columns), first)
 
     @staticmethod
-    def _stack(name: str, values: Any, rows: list[Row], batch_num: int) -> np.ndarray:
+    def _stack(name: str, values: Any, rows: list[Row], batch_num: int) -> Any:
         if isinstance(values, np.ndarray):
             return values
+        if any(isinstance(v, dict) for v in values):
+            # Python-object columns are not stacked: the batch holds the list of their values.
+            return list(values)
         arrays = [v if isinstance(v, np.ndarray) else np.asarray(v) for v in values]
         shape = arrays[0].shape
         for k, a in enumerate(arrays):
@@ -331,10 +398,12 @@ class TakeNode(Dataset):
 
     def __init__(self, child: Dataset, count: int) -> None:
         super().__init__([child])
-        if count == -1:
-            self.count = None
-        else:
-            self.count = check_positive_int(count, "take", "count", allow_none=False)
+        if not isinstance(count, (int, np.integer)) or isinstance(count, bool):
+            raise ArgTypeError(f"For 'take', 'count' must be an int, got {count!r}")
+        if (count <= 0 and count != -1) or count > _INT32_MAX:
+            raise ValueError(f"For 'take', 'count' should be either -1 or within the required interval of "
+                             f"(0, {_INT32_MAX}], got {count}.")
+        self.count = None if count == -1 else int(count)
 
     def _columns(self) -> list[str]:
         return self.children[0].get_col_names()

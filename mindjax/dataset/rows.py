@@ -14,7 +14,8 @@ import numpy as np
 
 from mindjax.dataset._grain import derive_seed
 
-__all__ = ["Row", "BuildContext", "to_row", "as_column_list", "check_positive_int", "ArgTypeError", "DataError"]
+__all__ = ["Row", "BuildContext", "to_row", "column_value", "as_column_list", "check_positive_int", "ArgTypeError",
+           "DataError"]
 
 
 class ArgTypeError(TypeError, ValueError):
@@ -82,7 +83,22 @@ def to_row(item: Any, column_names: Sequence[str], who: str, index: int) -> Row:
     if len(values) != n:
         raise DataError(f"For '{who}', the source returned {len(values)} columns at sample index {index}, "
                         f"but column_names {list(column_names)} names {n}")
-    return Row(tuple(v if isinstance(v, np.ndarray) else np.asarray(v) for v in values), index)
+    return Row(tuple(column_value(v) for v in values), index)
+
+
+def column_value(value: Any) -> Any:
+    """One column's value as the pipeline carries it: a numpy array, or a ``dict`` kept as a Python object.
+
+    As in MindSpore 2.10, a ``dict`` stays a dict (its own values, lists
+    included, untouched until the iterator converts them); everything else
+    becomes a numpy array with the dtype numpy gives it (``float64`` and
+    ``int64`` stay 64-bit). A ``mindjax`` Tensor is read back to numpy.
+    """
+    if isinstance(value, (np.ndarray, dict)):
+        return value
+    if hasattr(value, "asnumpy") and not isinstance(value, (list, tuple)):
+        return np.asarray(value.asnumpy())
+    return np.asarray(value)
 
 
 def as_column_list(value: Any, who: str, arg: str) -> list[str] | None:

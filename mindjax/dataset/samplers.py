@@ -57,9 +57,12 @@ class BuiltinSampler:
     """
 
     _salt = 0
+    # Class defaults, so that a user subclass whose __init__ skips super().__init__() still works.
+    child_sampler: "BuiltinSampler | None" = None
+    num_samples: int | None = None
 
     def __init__(self, num_samples: int | None = None) -> None:
-        self.child_sampler: BuiltinSampler | None = None
+        self.child_sampler = None
         self.num_samples = num_samples
 
     def add_child(self, sampler: "BuiltinSampler") -> None:
@@ -322,6 +325,8 @@ class Sampler(BuiltinSampler):
         [3, 2, 1]
     """
 
+    dataset_size = 0
+
     def __init__(self, num_samples: int | None = None) -> None:
         super().__init__(_check_num_samples(type(self).__name__, num_samples))
         self.dataset_size = 0
@@ -409,14 +414,88 @@ class WeightedRandomSampler(BuiltinSampler):
 
 
 class PKSampler(BuiltinSampler):
-    """Not supported: MindSpore's P classes x K samples sampler.
+    """``K`` rows of each class (MindSpore's P classes x K samples sampler).
 
-    Raises:
-        NotImplementedError: always; build per-class index lists and pass a
-            ``SubsetRandomSampler`` (or a list of indices) instead.
+    As in MindSpore, the classes are taken in sorted order (shuffled each epoch
+    with ``shuffle``), and each of a class's ``K`` rows is drawn uniformly at
+    random, with replacement, from that class's rows: an epoch has
+    ``K * classes`` rows (at most ``num_samples``), ``K`` consecutive rows per
+    class. The classes are the values of the source's ``class_column`` (for
+    ``MnistDataset``, ``Cifar10Dataset``, ``ImageFolderDataset`` and
+    ``GeneratorDataset`` too, whose label column is read once for it).
+
+    Arguments:
+        num_val: ``K``, rows per class (a positive int).
+        num_class: must be ``None`` (MindSpore does not support it either).
+        shuffle: shuffle the order of the classes each epoch.
+        class_column: the column holding the class of each row.
+        num_samples: the most rows per epoch (``None`` or 0: all ``K * classes``).
+
+    Example:
+        >>> import numpy as np
+        >>> import mindjax.dataset as ds
+        >>> data = ds.NumpySlicesDataset({"label": [0, 1, 0, 1, 2]}, sampler=ds.PKSampler(2))
+        >>> [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+        [0, 0, 1, 1, 2, 2]
     """
+
+    _salt = 5
+    _needs_labels = True
 
     def __init__(self, num_val: int, num_class: int | None = None, shuffle: bool = False,
                  class_column: str = "label", num_samples: int | None = None) -> None:
-        raise NotImplementedError("For 'PKSampler', MindJAX does not support it: pick K indices per class yourself "
-                                  "and pass them as sampler=ds.SubsetRandomSampler(indices) or a list of indices")
+        if not isinstance(num_val, int) or isinstance(num_val, bool):
+            raise ArgTypeError(f"For 'PKSampler', 'num_val' must be an int, got {num_val!r}")
+        if num_class is not None:
+            raise NotImplementedError("For 'PKSampler', 'num_class' is not supported (as in MindSpore); "
+                                      f"got num_class={num_class!r}, leave it None")
+        self.shuffle = _check_bool("PKSampler", "shuffle", shuffle)
+        if not isinstance(class_column, str) or not class_column:
+            raise ArgTypeError(f"For 'PKSampler', 'class_column' must be a non-empty str, got {class_column!r}")
+        super().__init__(_check_num_samples("PKSampler", num_samples))
+        if num_val <= 0:
+            raise DataError(f"For 'PKSampler', 'num_val' (K, rows per class) must be a positive int, got {num_val}")
+        self.num_val, self.class_column = num_val, class_column
+        self._labels: Any = None
+
+    def _bind_labels(self, labels: Any) -> None:
+        """Give the sampler its source's class of each row (``labels()`` -> a sequence; called lazily)."""
+        self._labels = labels
+
+    def _class_rows(self, candidates: np.ndarray) -> dict[Any, np.ndarray]:
+        if self._labels is None:
+            raise DataError("For 'PKSampler', the source gave no class labels; use it as the sampler of a source "
+                            f"with a '{self.class_column}' column")
+        labels = self._labels()
+        groups: dict[Any, list[int]] = {}
+        for position in candidates.tolist():
+            groups.setdefault(labels[position], []).append(position)
+        return {k: np.asarray(v, dtype=np.int64) for k, v in groups.items()}
+
+    def _epoch_size(self, n: int) -> int:
+        below = self.child_sampler._epoch_positions(n, None) if self.child_sampler is not None else np.arange(n)
+        return self._limit(self.num_val * len(self._class_rows(np.asarray(below, dtype=np.int64))))
+
+    def _epoch_positions(self, n: int, seed: int | None) -> np.ndarray:
+        if self.child_sampler is not None:
+            candidates = self.child_sampler._epoch_positions(n, None if seed is None else seed + 1)
+        else:
+            candidates = np.arange(n, dtype=np.int64)
+        groups = self._class_rows(np.asarray(candidates, dtype=np.int64))
+        rng = _rng(seed, self._salt)
+        classes = sorted(groups, key=_sort_key)
+        if self.shuffle:
+            classes = [classes[k] for k in rng.permutation(len(classes))]
+        picks = [groups[c][rng.integers(0, len(groups[c]), self.num_val)] for c in classes]
+        out = np.concatenate(picks) if picks else np.zeros(0, np.int64)
+        return out[:self._limit(len(out))]
+
+    def is_shuffled(self) -> bool:
+        """Whether the class order is shuffled (or the child's, with a child)."""
+        return self.child_sampler.is_shuffled() if self.child_sampler is not None else self.shuffle
+
+
+
+def _sort_key(label: Any) -> tuple[int, Any]:
+    """Classes sort as numbers, then as strings (MindSpore sorts its label map)."""
+    return (0, label) if isinstance(label, (int, float)) else (1, str(label))

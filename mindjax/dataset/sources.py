@@ -172,6 +172,41 @@ def _select_sampler(who: str, sampler: Any, num_samples: Any, shuffle: Any, num_
     return SubsetSampler(sampler, num_samples or None)
 
 
+class _LabelsOf:
+    """The class of each row of a random-access source, read once (per process) for a ``PKSampler``."""
+
+    def __init__(self, reader: Any, columns: list[str], column: str, who: str, converts: bool) -> None:
+        if column not in columns:
+            raise DataError(f"For 'PKSampler', class_column '{column}' is not a column of '{who}': {columns}")
+        self.reader, self.k, self.who, self.converts, self.columns = reader, columns.index(column), who, converts, columns
+        self._labels: list[Any] | None = None
+
+    def __call__(self) -> list[Any]:
+        if self._labels is None:
+            values = getattr(self.reader, "_column_values", None)
+            if values is not None:
+                raw = values(self.columns[self.k])
+            elif getattr(self.reader, "_gather_rows", None) is not None:
+                raw = list(self.reader._gather_rows(np.arange(len(self.reader), dtype=np.int64))[self.k])
+            else:
+                read = _ReadSample(self.reader, self.who, self.columns, self.converts)
+                raw = [read(i)[self.k] for i in range(len(self.reader))]
+            self._labels = [_hashable(v) for v in raw]
+        return self._labels
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_labels"] = None
+        return state
+
+
+def _hashable(value: Any) -> Any:
+    array = np.asarray(value)
+    if array.ndim:
+        raise DataError(f"For 'PKSampler', a class label must be a scalar, got shape {array.shape}")
+    return array.item()
+
+
 class MappableSourceDataset(Dataset):
     """Base of random-access sources: shuffle, shards and ``num_samples`` as MindSpore defines them.
 
@@ -207,14 +242,26 @@ class MappableSourceDataset(Dataset):
     def _mappable(self) -> bool:
         return True
 
+    def _bind_samplers(self) -> None:
+        """Give the samplers that need them (``PKSampler``) the class of each row, once."""
+        sampler = self.sampler
+        while sampler is not None:
+            if getattr(sampler, "_needs_labels", False) and getattr(sampler, "_labels_owner", None) != id(self):
+                sampler._bind_labels(_LabelsOf(self._reader, self._column_names, sampler.class_column, self._name,
+                                               self._converts))
+                sampler._labels_owner = id(self)
+            sampler = sampler.child_sampler
+
     def _size(self) -> int:
         if self.sampler is not None:
+            self._bind_samplers()
             return self.sampler._epoch_size(len(self._reader))
         return sampled_length(len(self._reader), self.num_shards, self.num_samples)
 
     def _build(self, ctx: BuildContext, path: tuple[int, ...]) -> grain.MapDataset:
         read = _ReadSample(self._reader, self._name, self._column_names, self._converts)
         if self.sampler is not None:
+            self._bind_samplers()
             return SampledMapDataset(read, len(self._reader), ctx.seed_at(path), None, None, None, self.sampler)
         seed = ctx.seed_at(path) if self.shuffle_flag else None
         return SampledMapDataset(read, len(self._reader), seed, self.num_shards, self.shard_id, self.num_samples)

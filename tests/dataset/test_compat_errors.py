@@ -26,7 +26,7 @@ def test_wrong_argument_types_raise_type_error(make):
 
 def test_wrong_argument_values_raise_value_error():
     for make, match in ((lambda d: d.batch(0), "'batch_size' must be a positive int, got 0"),
-                        (lambda d: d.take(0), "'count' must be a positive int, got 0"),
+                        (lambda d: d.take(0), r"'count' should be either -1 or within the required interval of \(0, "),
                         (lambda d: d.repeat(0), "'count' must be a positive int, got 0"),
                         (lambda d: d.skip(-1), "'count' must be an int >= 0, got -1"),
                         (lambda d: d.shuffle(1), "'buffer_size' must be an int >= 2, got 1")):
@@ -104,3 +104,14 @@ def test_module_level_zip_joins_a_tuple_of_datasets():
     assert [[int(x) for x in r] for r in rows(zipped)] == [[1, 4], [2, 5]]
     with pytest.raises(TypeError, match="'datasets' must be a tuple"):
         ds.zip([a, b])
+
+
+def test_take_count_must_be_minus_one_or_in_mindspores_interval():
+    data = ds.NumpySlicesDataset({"x": [1, 2, 3]}, shuffle=False)
+    for bad in (0, -2, 2 ** 31):
+        with pytest.raises(ValueError, match=r"For 'take', 'count' should be either -1 or within the required "
+                                             r"interval of \(0, 2147483647\]"):
+            data.take(bad)
+    with pytest.raises(TypeError, match="For 'take', 'count' must be an int, got 1.5"):
+        data.take(1.5)
+    assert data.take(-1).get_dataset_size() == 3 and data.take(2).get_dataset_size() == 2

@@ -25,7 +25,8 @@ def test_mnist_reads_idx_files_in_order_with_mindspore_dtypes(tmp_path, gz):
     np.testing.assert_array_equal([int(r[1]) for r in test], te_lbl)
     every = ds.MnistDataset(root, shuffle=False)
     assert every.get_dataset_size() == 17
-    np.testing.assert_array_equal([int(r[1]) for r in rows(every)], np.concatenate([tr_lbl, te_lbl]))
+    # MindSpore pairs the files in sorted name order: t10k before train.
+    np.testing.assert_array_equal([int(r[1]) for r in rows(every)], np.concatenate([te_lbl, tr_lbl]))
 
 
 def test_mnist_shuffles_by_default_and_keeps_every_sample(mnist_dir):
@@ -141,3 +142,33 @@ def test_image_folder_labels_sorted_folders_and_decodes(tmp_path):
 def test_image_folder_missing_directory(tmp_path):
     with pytest.raises(ValueError, match="ImageFolderDataset', dataset_dir .* does not exist"):
         ds.ImageFolderDataset(str(tmp_path / "missing"))
+
+
+@pytest.mark.parametrize("usage", [None, "all", "train"])
+def test_mnist_folder_with_only_train_files_reads_them(tmp_path, usage):
+    root = str(tmp_path / "m")
+    tr_img, tr_lbl, _, _ = make_mnist(root)
+    for name in ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"):
+        os.remove(os.path.join(root, name))
+    data = ds.MnistDataset(root, usage=usage, shuffle=False)
+    assert data.get_dataset_size() == 12
+    np.testing.assert_array_equal([int(r[1]) for r in rows(data)], tr_lbl)
+
+
+def test_mnist_folder_with_only_test_files_reads_them_for_all_but_not_for_train(tmp_path):
+    root = str(tmp_path / "m")
+    _, _, _, te_lbl = make_mnist(root)
+    for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"):
+        os.remove(os.path.join(root, name))
+    np.testing.assert_array_equal([int(r[1]) for r in rows(ds.MnistDataset(root, shuffle=False))], te_lbl)
+    with pytest.raises(RuntimeError, match="no data for usage 'train'.*'train-images-idx3-ubyte'"):
+        ds.MnistDataset(root, usage="train")
+
+
+def test_mnist_matches_mindspore_file_names_with_dots(tmp_path):
+    root = str(tmp_path / "m")
+    os.makedirs(root)
+    images = np.arange(2 * 28 * 28, dtype=np.uint8).reshape(2, 28, 28)
+    write_idx(os.path.join(root, "train-images.idx3-ubyte"), 2051, images)
+    write_idx(os.path.join(root, "train-labels.idx1-ubyte"), 2049, np.array([3, 4], np.uint8))
+    assert [int(r[1]) for r in rows(ds.MnistDataset(root, usage="train", shuffle=False))] == [3, 4]

@@ -197,8 +197,14 @@ def test_bad_sampler_arguments_raise_naming_the_argument():
         ds.WeightedRandomSampler([0, 0])
     with pytest.raises(RuntimeError, match="must be finite and non-negative"):
         ds.WeightedRandomSampler([1, -1])
-    with pytest.raises(NotImplementedError, match="SubsetRandomSampler"):
-        ds.PKSampler(2)
+    with pytest.raises(NotImplementedError, match="'num_class' is not supported"):
+        ds.PKSampler(2, num_class=3)
+    with pytest.raises(TypeError, match="For 'PKSampler', 'num_val' must be an int, got 1.5"):
+        ds.PKSampler(1.5)
+    with pytest.raises(RuntimeError, match="'num_val' .* must be a positive int, got 0"):
+        ds.PKSampler(0)
+    with pytest.raises(TypeError, match="'shuffle' must be a bool"):
+        ds.PKSampler(2, shuffle=1)
 
 
 def test_sampler_that_does_not_fit_the_source_raises_at_use():

@@ -77,3 +77,60 @@ def test_transform_aliases_exist():
 
     assert vc.Normalize is vision.Normalize and vision.transforms.Resize is vision.Resize
     assert c_transforms.OneHot is transforms.OneHot
+
+
+_IMG = np.arange(12, dtype=np.uint8).reshape(2, 2, 3)
+
+
+@pytest.mark.parametrize("mode, first_channel", [
+    (vision.Border.CONSTANT, [[0, 0, 0, 0], [0, 0, 3, 0], [0, 6, 9, 0], [0, 0, 0, 0]]),
+    (vision.Border.EDGE, [[0, 0, 3, 3], [0, 0, 3, 3], [6, 6, 9, 9], [6, 6, 9, 9]]),
+    # REFLECT omits the edge pixel (OpenCV's BORDER_REFLECT_101), SYMMETRIC repeats it (BORDER_REFLECT).
+    (vision.Border.REFLECT, [[9, 6, 9, 6], [3, 0, 3, 0], [9, 6, 9, 6], [3, 0, 3, 0]]),
+    (vision.Border.SYMMETRIC, [[0, 0, 3, 3], [0, 0, 3, 3], [6, 6, 9, 9], [6, 6, 9, 9]]),
+])
+def test_pad_modes_follow_mindspore_on_hwc_images(mode, first_channel):
+    out = vision.Pad(1, padding_mode=mode)(_IMG)
+    assert out.shape == (4, 4, 3) and out.dtype == np.uint8
+    np.testing.assert_array_equal(out[..., 0], first_channel)
+
+
+def test_pad_pair_is_left_right_then_top_bottom_and_four_is_left_top_right_bottom():
+    assert vision.Pad([1, 2])(_IMG).shape == (6, 4, 3)
+    out = vision.Pad((1, 0, 0, 2), fill_value=(7, 8, 9))(_IMG)
+    assert out.shape == (4, 3, 3)
+    assert out[0, 0].tolist() == [7, 8, 9] and out[3, 2].tolist() == [7, 8, 9]
+    np.testing.assert_array_equal(out[:2, 1:], _IMG)
+
+
+def test_pad_keeps_grayscale_and_pillow_images():
+    from PIL import Image
+
+    gray = vision.Pad(2, fill_value=5)(np.zeros((3, 4), np.uint8))
+    assert gray.shape == (7, 8) and gray[0, 0] == 5 and gray[2, 2] == 0
+    pil = vision.Pad(1)(Image.fromarray(_IMG))
+    assert isinstance(pil, Image.Image) and pil.size == (4, 4)
+
+
+def test_pad_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="For 'Pad', 'padding' values must be non-negative"):
+        vision.Pad(-1)
+    with pytest.raises(TypeError, match="For 'Pad', 'padding' must be an int or a sequence of 2 or 4 ints"):
+        vision.Pad([1, 2, 3])
+    with pytest.raises(ValueError, match=r"For 'Pad', 'fill_value' must be in \[0, 255\]"):
+        vision.Pad(1, fill_value=256)
+    with pytest.raises(TypeError, match="'padding_mode' must be a vision.Border"):
+        vision.Pad(1, padding_mode="edge")
+
+
+def test_fill_keeps_shape_and_dtype():
+    out = transforms.Fill(100)(np.array([1, 2, 3], np.int64))
+    assert out.dtype == np.int64 and out.tolist() == [100, 100, 100]
+    assert transforms.Fill(2.5)(np.zeros((2, 2), np.float32)).tolist() == [[2.5, 2.5], [2.5, 2.5]]
+    assert transforms.Fill("x")(np.array(["ab", "c"])).tolist() == ["x", "x"]
+    with pytest.raises(TypeError, match="For 'Fill', fill_value 'x' .* cannot fill an array of dtype int64"):
+        transforms.Fill("x")(np.array([1]))
+    with pytest.raises(TypeError, match="'fill_value' must be a str, bytes, int, float or bool, got list"):
+        transforms.Fill([1])
+    data = ds.NumpySlicesDataset({"c": [[0], [1]]}, shuffle=False).map(transforms.Fill(3), input_columns="c")
+    assert [r[0].tolist() for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)] == [[3], [3]]

@@ -13,7 +13,7 @@ from mindjax.dataset.image_folder import decode_image
 from mindjax.dataset.transforms.base import RandomTransform, Transform
 
 __all__ = ["Inter", "Border", "Decode", "Resize", "CenterCrop", "RandomCrop", "RandomHorizontalFlip",
-           "RandomVerticalFlip", "Normalize", "Rescale", "HWC2CHW", "ToTensor"]
+           "RandomVerticalFlip", "Normalize", "Rescale", "HWC2CHW", "ToTensor", "Pad"]
 
 
 class Inter(enum.IntEnum):
@@ -328,3 +328,81 @@ class ToTensor(Transform):
         if arr.ndim == 3:
             arr = arr[..., None]
         return (arr.transpose(0, 3, 1, 2).astype(np.float32) / scale).astype(self.output_type)
+
+
+def _pad_arg(padding: Any, who: str) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) from MindSpore's ``padding``, checked: non-negative ints."""
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+    if is_int(padding):
+        values = [int(padding)] * 4
+    elif isinstance(padding, (list, tuple)) and len(padding) in (2, 4) and all(is_int(p) for p in padding):
+        values = [int(p) for p in padding] * (2 if len(padding) == 2 else 1)
+    else:
+        raise TypeError(f"For '{who}', 'padding' must be an int or a sequence of 2 or 4 ints, got {padding!r}")
+    if any(v < 0 for v in values):
+        raise ValueError(f"For '{who}', 'padding' values must be non-negative, got {padding!r}")
+    left, top, right, bottom = values
+    return left, top, right, bottom
+
+
+def _fill_arg(fill_value: Any, who: str) -> int | tuple[int, int, int]:
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+    if is_int(fill_value):
+        values = [int(fill_value)]
+    elif isinstance(fill_value, tuple) and len(fill_value) == 3 and all(is_int(v) for v in fill_value):
+        values = [int(v) for v in fill_value]
+    else:
+        raise TypeError(f"For '{who}', 'fill_value' must be an int or a 3-tuple of ints, got {fill_value!r}")
+    if any(not 0 <= v <= 255 for v in values):
+        raise ValueError(f"For '{who}', 'fill_value' must be in [0, 255], got {fill_value!r}")
+    return values[0] if len(values) == 1 else (values[0], values[1], values[2])
+
+
+class Pad(Transform):
+    """Pad the borders of an (H, W) or (H, W, C) image, as ``mindspore.dataset.vision.Pad``.
+
+    Arguments:
+        padding: pixels per border: an int (all four), a pair (left and right,
+            top and bottom), or (left, top, right, bottom); non-negative.
+        fill_value: for ``Border.CONSTANT``: an int for every channel, or an
+            (R, G, B) triple; in [0, 255].
+        padding_mode: ``Border.CONSTANT`` (the fill value), ``Border.EDGE`` (repeat
+            the edge pixel), ``Border.REFLECT`` (mirror without the edge pixel) or
+            ``Border.SYMMETRIC`` (mirror with it).
+
+    Returns:
+        The padded image, of the input's dtype (a Pillow image for a Pillow input).
+
+    Example:
+        >>> import numpy as np
+        >>> from mindjax.dataset import vision
+        >>> vision.Pad([1, 2])(np.zeros((3, 3, 3), np.uint8)).shape
+        (7, 5, 3)
+    """
+
+    def __init__(self, padding: Any, fill_value: Any = 0, padding_mode: Border = Border.CONSTANT) -> None:
+        self.padding = _pad_arg(padding, "Pad")
+        self.fill_value = _fill_arg(fill_value, "Pad")
+        if not isinstance(padding_mode, Border):
+            raise TypeError(f"For 'Pad', 'padding_mode' must be a vision.Border, got {padding_mode!r}")
+        self.padding_mode = padding_mode
+
+    def _apply(self, img: Any, rng: Any = None) -> Any:
+        pil = type(img).__module__.startswith("PIL.")
+        arr = _image(img, "Pad")
+        fill = self.fill_value
+        if isinstance(fill, tuple) and (arr.ndim == 2 or arr.shape[2] != 3):
+            channels = 1 if arr.ndim == 2 else arr.shape[2]
+            raise ValueError(f"For 'Pad', an (R, G, B) fill_value needs a 3-channel image, got {channels} "
+                             f"channel(s) in shape {arr.shape}")
+        left, top, right, bottom = self.padding
+        out = _pad(arr, top, bottom, left, right, fill, self.padding_mode).astype(arr.dtype, copy=False)
+        if pil:
+            from PIL import Image
+
+            return Image.fromarray(out)
+        return out

@@ -1,0 +1,1 @@
+"""Shared pieces of :mod:`mindjax.mindrecord` (MindSpore's ``mindspore.mindrecord.common``)."""
