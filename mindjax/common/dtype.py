@@ -44,6 +44,12 @@ intc = int32
 intp = int64
 byte = int8
 ubyte = uint8
+long = int64
+ushort = uint16
+uintc = uint32
+uintp = uint64
+cfloat = complex64
+cdouble = complex128
 
 number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                float16, float32, float64, bfloat16, complex64, complex128)
@@ -94,3 +100,13 @@ def pytype_to_dtype(obj: type) -> np.dtype:
     """MindSpore's ``pytype_to_dtype``: ``float`` -> float32, ``int`` -> int32, ``bool`` -> bool."""
     return {bool: np.dtype(np.bool_), int: np.dtype(np.int32), float: np.dtype(np.float32)}.get(
         obj, to_jax_dtype(obj))
+
+
+def dtype_to_pytype(dtype: Any) -> type:
+    """MindSpore's ``dtype_to_pytype``: the Python type of ``dtype``'s scalars (bool, int, float or complex).
+
+    Raises:
+        TypeError: ``dtype`` is not a dtype.
+    """
+    kind = to_jax_dtype(dtype).kind
+    return {"b": bool, "i": int, "u": int, "f": float, "V": float, "c": complex}[kind]
