@@ -73,6 +73,27 @@ _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
 }
 
 
+def _scalar_of(dtype: str, python_type: type | None) -> Callable[[Any], bool]:
+    """MindSpore's scalar type names (``"Int64"``, ``"Float32"`` ...): a numpy scalar of that dtype,
+    or a Python scalar of the type MindSpore's graph gives it (``int`` is Int64, ``float`` Float32/64)."""
+    np_dtype = np.dtype(dtype)
+
+    def check(x: Any) -> bool:
+        if isinstance(x, np.generic):
+            return x.dtype == np_dtype
+        return python_type is not None and type(x) is python_type  # noqa: E721 - bool is not an int here
+    return check
+
+
+for _name, _dtype, _py in (("Int8", "int8", None), ("Int16", "int16", None), ("Int32", "int32", None),
+                           ("Int64", "int64", int), ("UInt8", "uint8", None), ("UInt16", "uint16", None),
+                           ("UInt32", "uint32", None), ("UInt64", "uint64", None), ("Float16", "float16", None),
+                           ("Float32", "float32", float), ("Float64", "float64", float),
+                           ("Complex64", "complex64", None), ("Complex128", "complex128", complex)):
+    _TYPE_CHECKS[_name] = _scalar_of(_dtype, _py)
+del _name, _dtype, _py
+
+
 def _type_name(x: Any) -> str:
     for name, check in _TYPE_CHECKS.items():
         if check(x):
