@@ -11,7 +11,11 @@ Example:
     >>> from mindjax.experimental import optim
     >>> opt = optim.SGD(nn.Dense(2, 1).trainable_params(), lr=0.1)
     >>> sched = optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
-    >>> [round(float(sched.step() or sched.get_last_lr()[0]), 4) for _ in range(4)]
+    >>> rates = []
+    >>> for _ in range(4):
+    ...     sched.step()
+    ...     rates.append(round(float(sched.get_last_lr()[0]), 4))
+    >>> rates
     [0.1, 0.05, 0.05, 0.025]
 """
 from __future__ import annotations
