@@ -126,3 +126,19 @@ def test_numpy_functions(call):
     want = want.asnumpy() if hasattr(want, "asnumpy") else np.asarray(want)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
     assert np.asarray(got).dtype == want.dtype
+
+
+# (MindSpore 2.10's CPU build has no kernels for mint.stack, argmin, argsort, cumsum and roll.)
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.mean(x, dim=1, keepdim=True), lambda m, x: m.prod(x, 0), lambda m, x: m.cat((x, x), dim=1),
+    lambda m, x: m.permute(x, (1, 0)), lambda m, x: m.softmax(x, 1), lambda m, x: m.split(x, 1, dim=0)[1],
+    lambda m, x: m.chunk(x, 3, dim=1)[2], lambda m, x: m.narrow(x, 1, 1, 2), lambda m, x: m.all(x > 0, dim=1),
+    lambda m, x: m.exp(x),
+])
+def test_mint_functions(call):
+    import mindspore.mint as msmint
+    from mindjax import mint as mjmint
+    x = np.array([[0.5, -1.0, 2.0], [3.0, 0.25, -2.0]], np.float32)
+    want = _retry(lambda: call(msmint, mindspore.Tensor(x)).asnumpy())
+    got = np.asarray(call(mjmint, ms.Tensor(x)))
+    np.testing.assert_allclose(got, want, rtol=1e-5)
