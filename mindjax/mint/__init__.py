@@ -24,8 +24,8 @@ from mindjax.mint import nn, optim
 from mindjax.ops import (addmm, arange, argmax, baddbmm, bincount, broadcast_to, ceil, cos, dot, einsum, erf, eye,
                          flip, floor, floor_divide, full, full_like, greater, histc, logical_and, logical_or, logsumexp,
                          lt, masked_select, matmul, maximum, minimum, mm, nonzero, not_equal, ones_like, outer, pow,
-                         reciprocal, remainder, roll, round, rsqrt, searchsorted, sign, sin, sum, tile, topk, trace, tril,
-                         triu, unsqueeze, zeros, zeros_like)
+                         reciprocal, remainder, roll, round, rsqrt, searchsorted, sign, sin, sum, tile, topk, trace,
+                         tril, triu, unsqueeze, zeros, zeros_like)
 
 
 def _input_named(fn: Callable[[Any], Any], name: str) -> Callable[..., Any]:

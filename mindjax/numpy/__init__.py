@@ -16,6 +16,7 @@ Example:
 """
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
 from typing import Any, Callable, Sequence
@@ -64,8 +65,7 @@ def _signature(spec: str) -> inspect.Signature:
     params = []
     for part in (p.strip() for p in spec.split(",") if p.strip()):
         name, _, default = part.partition("=")
-        value = _MISSING if not default else eval(default, {"__builtins__": {}, "True": True, "False": False,  # noqa: S307
-                                                             "None": None})
+        value = _MISSING if not default else ast.literal_eval(default.strip())
         params.append(inspect.Parameter(name.strip(), inspect.Parameter.POSITIONAL_OR_KEYWORD, default=value))
     return inspect.Signature(params)
 

@@ -13,7 +13,8 @@ from mindjax.ops.functional_array import *  # noqa: F401,F403
 from mindjax.ops.functional_random_nn import *  # noqa: F401,F403
 from mindjax.ops.composite import HyperMap, Map, MultitypeFuncGraph, Partial
 from mindjax.ops import primitive
-from mindjax.ops.primitive import PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_arg_register, prim_attr_register
+from mindjax.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_arg_register,
+                                   prim_attr_register)
 from mindjax.ops.primitives_layout import Reciprocal, ReduceOp
 from mindjax.ops import functional as _functional, primitives as _primitives
 from mindjax.ops import (functional_array as _functional_array, functional_math as _functional_math,

@@ -6,7 +6,8 @@ import pytest
 import mindjax as ms
 from mindjax import ops
 from mindjax.ops.composite import HyperMap, MultitypeFuncGraph
-from mindjax.ops.primitive import PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_arg_register, prim_attr_register
+from mindjax.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_arg_register,
+                                   prim_attr_register)
 
 
 class Scale(PrimitiveWithInfer):

@@ -268,7 +268,8 @@ class MultiplicativeLR(LRScheduler):
 class CosineAnnealingLR(LRScheduler):
     """Cosine annealing between the base rate and ``eta_min`` with half-period ``T_max``."""
 
-    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1) -> None:  # noqa: N803
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,  # noqa: N803
+                 last_epoch: int = -1) -> None:
         self.T_max, self.eta_min = int(T_max), float(eta_min)
         super().__init__(optimizer, last_epoch)
 
@@ -437,14 +438,16 @@ class ReduceLROnPlateau:
         if mode not in ("min", "max"):
             raise ValueError(f"For 'ReduceLROnPlateau', 'mode' must be 'min' or 'max', got {mode!r}")
         if threshold_mode not in ("rel", "abs"):
-            raise ValueError(f"For 'ReduceLROnPlateau', 'threshold_mode' must be 'rel' or 'abs', got {threshold_mode!r}")
+            raise ValueError(f"For 'ReduceLROnPlateau', 'threshold_mode' must be 'rel' or 'abs', "
+                             f"got {threshold_mode!r}")
         n = len(optimizer.param_groups)
         self.min_lrs = [float(v) for v in (list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * n)]
         if len(self.min_lrs) != n:
             raise ValueError(f"For 'ReduceLROnPlateau', expected {n} min_lr values, got {len(self.min_lrs)}")
         self.optimizer = optimizer
         self.mode, self.factor, self.patience = mode, float(factor), int(patience)
-        self.threshold, self.threshold_mode, self.cooldown, self.eps = float(threshold), threshold_mode, int(cooldown), eps
+        self.threshold, self.threshold_mode = float(threshold), threshold_mode
+        self.cooldown, self.eps = int(cooldown), eps
         worst = math.inf if mode == "min" else -math.inf
         self.best = Parameter(jnp.asarray(worst, jnp.float32), name="best", requires_grad=False)
         self.num_bad_epochs = Parameter(jnp.asarray(0, jnp.int32), name="num_bad_epochs", requires_grad=False)

@@ -1,5 +1,9 @@
-"""``mindspore.nn.wrap.cell_wrapper``: training wrappers (implemented in :mod:`mindjax.cells.wrap` and :mod:`mindjax.parallel`)."""
-from mindjax.cells.wrap.cell_wrapper import ForwardValueAndGrad, TrainOneStepCell, WithEvalCell, WithGradCell, WithLossCell
+"""``mindspore.nn.wrap.cell_wrapper``: training wrappers.
+
+They are implemented in :mod:`mindjax.cells.wrap` and :mod:`mindjax.parallel`.
+"""
+from mindjax.cells.wrap.cell_wrapper import (ForwardValueAndGrad, TrainOneStepCell, WithEvalCell, WithGradCell,
+                                            WithLossCell)
 from mindjax.parallel.micro_batch import GradAccumulationCell, MicroBatchInterleaved
 from mindjax.parallel.pipeline import PipelineCell
 
