@@ -38,7 +38,7 @@ class Adam(Optimizer):
         >>> from mindjax import nn
         >>> from mindjax.experimental import optim
         >>> opt = optim.Adam(nn.Dense(2, 1).trainable_params(), lr=0.01)
-        >>> float(opt.param_groups[0]["lr"])
+        >>> round(float(opt.param_groups[0]["lr"]), 6)
         0.01
     """
 
