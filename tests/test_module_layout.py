@@ -97,6 +97,14 @@ def test_ops_functional_holds_the_grad_family():
     assert stop_gradient is custom_grad.stop_gradient
 
 
+def test_ops_composite_base_holds_the_implementations():
+    from mindjax.ops import composite
+    from mindjax.ops.composite.base import GradOperation, HyperMap, MultitypeFuncGraph
+    from mindjax.transforms.grad import GradOperation as impl
+    assert composite.HyperMap is HyperMap and composite.MultitypeFuncGraph is MultitypeFuncGraph
+    assert GradOperation is impl
+
+
 def test_ops_primitive_and_zoo_names():
     from mindjax import ops
     from mindjax.ops import primitive, primitives

@@ -1,20 +1,8 @@
-"""``mindspore.ops.composite``: ``MultitypeFuncGraph``, ``HyperMap``, ``Map``, ``Partial``.
-
-Model-zoo training Cells apply a function to every gradient with these, e.g.::
-
-    grad_scale = C.MultitypeFuncGraph("grad_scale")
-
-    @grad_scale.register("Tensor", "Tensor")
-    def _tensor_grad_scale(scale, grad):
-        return grad * ops.Reciprocal()(scale)
-
-    grads = C.HyperMap()(F.partial(grad_scale, scale), grads)
+"""``mindspore.ops.composite.base``: ``MultitypeFuncGraph``, ``HyperMap``, ``Map``, ``Partial`` and
+``GradOperation``.
 
 In MindSpore they build graph nodes; here they are plain Python dispatch over
 pytrees, so they work eagerly and under ``jax.jit`` alike.
-
-``from mindjax.ops import composite as C`` gives this module, with
-``GradOperation`` and the clip functions besides.
 """
 from __future__ import annotations
 
@@ -28,12 +16,10 @@ from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.sparse_tensor import RowTensor
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
-from mindjax.ops.functional import clip_by_global_norm, clip_by_value, partial
 from mindjax.ops.primitives import Primitive
 from mindjax.transforms.grad import GradOperation
 
-__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "partial", "GradOperation", "clip_by_value",
-           "clip_by_global_norm"]
+__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation"]
 
 
 def _is_tensor(x: Any) -> bool:
