@@ -105,6 +105,11 @@ def test_ops_composite_base_holds_the_implementations():
     assert GradOperation is impl
 
 
+def test_ops_auto_generate_names_the_primitives():
+    from mindjax.ops import auto_generate, operations
+    assert auto_generate.MatMul is operations.MatMul and set(operations.__all__) <= set(auto_generate.__all__)
+
+
 def test_ops_primitive_and_zoo_names():
     from mindjax import ops
     from mindjax.ops import primitive, primitives
