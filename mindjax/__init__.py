@@ -10,17 +10,24 @@ Example:
 """
 from mindjax import context
 from mindjax.common import dtype
-from mindjax.common.dtype import (bfloat16, bool_, complex64, complex128, double, float16, float32,
-                                  float64, float_, half, int8, int16, int32, int64, int_, single,
-                                  uint8, uint16, uint32, uint64)
+from mindjax.common.dtype import (bfloat16, bool_, byte, cdouble, cfloat, complex64, complex128, double,
+                                  dtype_to_nptype, dtype_to_pytype, float16, float32, float64, float_, half,
+                                  int8, int16, int32, int64, int_, intc, intp, long, pytype_to_dtype, short,
+                                  single, ubyte, uint, uint8, uint16, uint32, uint64, uintc, uintp, ushort)
 from mindjax.common.random import get_seed, set_seed
 from mindjax.common.tensor import COOTensor, CSRTensor, Tensor, from_numpy, is_tensor, tensor
-from mindjax.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel_context,
-                             get_context, reset_auto_parallel_context, set_auto_parallel_context,
-                             set_context)
+from mindjax.common.sparse_tensor import RowTensor
+from mindjax.common.jit_config import JitConfig
+from mindjax.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,
+                             get_auto_parallel_context, get_context, reset_auto_parallel_context,
+                             set_auto_parallel_context, set_context, set_device)
 from mindjax.cells import Parameter, ParameterTuple
-from mindjax import cells, nn, ops
+from mindjax import cells, log, nn, ops
+from mindjax.log import get_level, get_log_config
+from mindjax.ops.primitive import constexpr
 from mindjax.transforms.jit import jit
+from mindjax.common.api import jit_class
+from mindjax._run_check import run_check
 from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
 from mindjax import amp, dataset, train
 from mindjax.train.serialization import (async_ckpt_thread_status, export, load, load_checkpoint,
@@ -36,5 +43,13 @@ from mindjax.parallel.unsupported import (build_searched_strategy, load_distribu
                                           restore_group_info_list, sync_pipeline_shared_parameters,
                                           transform_checkpoint_by_rank, transform_checkpoints, unified_safetensors)
 from mindjax.train import Model
+from mindjax.train import (BackupAndRestore, Callback, CheckpointConfig, DynamicLossScaleManager, EarlyStopping,
+                           FixedLossScaleManager, History, LambdaCallback, LearningRateScheduler, LossMonitor,
+                           LossScaleManager, ModelCheckpoint, ReduceLROnPlateau, RunContext, SummaryCollector,
+                           SummaryRecord, TimeMonitor, build_train_network)
+from mindjax.train.metrics import (F1, MAE, MSE, ROC, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,
+                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
+                                   auc, get_metric_fn, names, rearrange_inputs)
+from mindjax import boost, experimental, mint, numpy
 
 __version__ = "0.1.0"

@@ -17,6 +17,12 @@ import jax
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
+# MindSpore's graph-syntax levels (``set_context(jit_syntax_level=...)``, ``JitConfig``).
+STRICT = 0
+COMPATIBLE = 1
+LAX = 2
+_SYNTAX_LEVELS = (STRICT, COMPATIBLE, LAX)
+
 # Mutable single-element lists: read on every Cell call, so kept as cheap as possible.
 _MODE = [PYNATIVE_MODE]          # MindSpore 2.x starts in PYNATIVE_MODE
 _IN_COMPILED = [0]               # > 0 while a compiled call is being traced
@@ -30,7 +36,7 @@ _PASSIVE_KEYS = {
     "enable_graph_kernel", "graph_kernel_flags", "max_device_memory", "variable_memory_max_size",
     "mempool_block_size", "print_file_path", "enable_reduce_precision", "check_bprop",
     "enable_compile_cache", "compile_cache_path", "inter_op_parallel_num", "runtime_num_threads",
-    "memory_optimize_level", "deterministic", "pynative_synchronize", "jit_syntax_level",
+    "memory_optimize_level", "deterministic", "pynative_synchronize", "jit_level",
     "ascend_config", "gpu_config", "debug_level", "disable_format_transform", "op_timeout",
     "enable_profiling", "profiling_options", "reserve_class_name_in_scope", "support_binary",
     "aoe_tune_mode", "aoe_config", "env_config_path", "precompile_only", "enable_dump",
@@ -71,6 +77,11 @@ def set_context(**kwargs: Any) -> None:
             _CONTEXT["mode"] = value
         elif key == "device_target":
             _set_device_target(value)
+        elif key == "jit_syntax_level":
+            if isinstance(value, bool) or value not in _SYNTAX_LEVELS:
+                raise ValueError(f"For 'set_context', 'jit_syntax_level' must be STRICT (0), COMPATIBLE (1) "
+                                 f"or LAX (2), got {value!r}")
+            _CONTEXT[key] = value
         elif key == "enable_x64":
             jax.config.update("jax_enable_x64", bool(value))
             _CONTEXT[key] = bool(value)
@@ -78,8 +89,28 @@ def set_context(**kwargs: Any) -> None:
             _CONTEXT[key] = value
         else:
             raise ValueError(f"For 'set_context', the keyword argument '{key}' is not recognized; "
-                             f"known keys: mode, device_target, enable_x64, "
+                             f"known keys: mode, device_target, enable_x64, jit_syntax_level, "
                              f"{', '.join(sorted(_PASSIVE_KEYS))}")
+
+
+def set_device(device_target: str, device_id: int | None = None) -> None:
+    """Choose the device new arrays and programs go to (MindSpore 2.10's ``ms.set_device``).
+
+    Arguments:
+        device_target: ``"CPU"``, ``"GPU"`` or ``"TPU"``; ``"Ascend"`` falls back to JAX's
+            default device with a warning, as in :func:`set_context`.
+        device_id: recorded (``get_context("device_id")``); the process uses the devices
+            JAX gives it.
+
+    Raises:
+        ValueError: an unknown ``device_target``.
+        TypeError: ``device_id`` is not a non-negative int.
+    """
+    if device_id is not None and (isinstance(device_id, bool) or not isinstance(device_id, int) or device_id < 0):
+        raise TypeError(f"For 'set_device', 'device_id' must be a non-negative int, got {device_id!r}")
+    _set_device_target(device_target)
+    if device_id is not None:
+        _CONTEXT["device_id"] = device_id
 
 
 def _set_device_target(value: Any) -> None:

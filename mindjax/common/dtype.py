@@ -124,6 +124,12 @@ intc = int32
 intp = int64
 byte = int8
 ubyte = uint8
+long = int64
+ushort = uint16
+uintc = uint32
+uintp = uint64
+cfloat = complex64
+cdouble = complex128
 
 number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                float16, float32, float64, bfloat16, complex64, complex128)

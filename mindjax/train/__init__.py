@@ -5,7 +5,7 @@ Example:
 """
 import importlib.util as _importlib_util
 
-from mindjax.train import amp, callback, metrics
+from mindjax.train import amp, callback, loss_scale_manager, metrics
 from mindjax.train.model import Model
 from mindjax.train.callback import *  # noqa: F401,F403
 from mindjax.train.metrics import *  # noqa: F401,F403

@@ -30,9 +30,10 @@ from mindjax.cells.cell import Cell
 from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.tensor import as_array
 from mindjax.common.initializer import HeUniform, Uniform, initializer
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose"]
 
 _PAD_MODES = ("same", "valid", "pad")
 
@@ -475,3 +476,78 @@ class Conv1dTranspose(_Conv):
                               forward_pads, self.group, ("NCH", "OIH", "NCH"))
         return self._add_bias(out, 1)
 
+
+
+class Conv3dTranspose(_Conv):
+    """3-D transposed convolution over ``(N, C_in, D, H, W)`` (MindSpore's ``nn.Conv3dTranspose``).
+
+    The weight is ``(in_channels, out_channels // group, kd, kh, kw)``.
+
+    Arguments:
+        in_channels, out_channels, group, has_bias, weight_init, bias_init, dtype: as :class:`Conv3d`.
+        kernel_size, stride: an int or a 3-tuple.
+        dilation: an int or a 3-tuple; the depth dilation must be 1, as in MindSpore.
+        pad_mode: ``'same'`` (default), ``'valid'`` or ``'pad'``.
+        padding: with ``pad_mode='pad'``: an int or ``(head, tail, top, bottom, left, right)``.
+        output_padding: an int or a 3-tuple added to the output's tail in each spatial dim
+            (computed positions, not zeros), each below ``max(stride, dilation)`` of its dim.
+        data_format: ``'NCDHW'``.
+
+    Returns:
+        ``(N, C_out, D_out, H_out, W_out)`` with, per spatial dim and ``k' = d * (k - 1) + 1``:
+        'same': ``D * s``; 'valid': ``D * s + max(k' - s, 0)``;
+        'pad': ``D * s - (head + tail) + k' - s``; plus ``output_padding``.
+
+    Example:
+        >>> import mindjax as ms
+        >>> from mindjax import nn, ops
+        >>> up = nn.Conv3dTranspose(4, 2, 3, stride=2)
+        >>> up(ops.ones((1, 4, 3, 5, 4), ms.float32)).shape
+        (1, 2, 6, 10, 8)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, int, int],
+                 stride: int | tuple[int, int, int] = 1, pad_mode: str = "same",
+                 padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, int, int] = 1,
+                 group: int = 1, output_padding: int | tuple[int, int, int] = 0, has_bias: bool = False,
+                 weight_init: Any = None, bias_init: Any = None, data_format: str = "NCDHW",
+                 dtype: Any = jnp.float32) -> None:
+        name = type(self).__name__
+        if data_format != "NCDHW":
+            raise ValueError(f"For '{name}', 'data_format' must be 'NCDHW', got {data_format!r}")
+        _check_padding(pad_mode, padding, 6, name)
+        kernel = _int_tuple(kernel_size, 3, "kernel_size", name)
+        strides = _int_tuple(stride, 3, "stride", name)
+        dilations = _int_tuple(dilation, 3, "dilation", name)
+        if dilations[0] != 1:
+            raise ValueError(f"For '{name}', the depth of 'dilation' must be 1, got {dilation!r}")
+        if _is_int(output_padding):
+            out_pad = (int(output_padding),) * 3
+        elif (isinstance(output_padding, tuple) and len(output_padding) == 3
+              and all(_is_int(p) for p in output_padding)):
+            out_pad = tuple(int(p) for p in output_padding)
+        else:
+            raise ValueError(f"For '{name}', 'output_padding' must be an int or a tuple of 3 ints, "
+                             f"got {output_padding!r}")
+        for p, s, d in zip(out_pad, strides, dilations):
+            if p < 0 or p >= max(s, d):
+                raise ValueError(f"For '{name}', 'output_padding' must be in [0, max(stride, dilation)) "
+                                 f"= [0, {max(s, d)}) in each dim, got {output_padding!r}")
+        if pad_mode != "pad" and any(out_pad):
+            raise ValueError(f"For '{name}', 'output_padding' must be 0 when 'pad_mode' is not 'pad', "
+                             f"got {output_padding!r} with pad_mode={pad_mode!r}")
+        super().__init__(in_channels, out_channels, kernel, strides, pad_mode, padding, dilations,
+                         group, has_bias, weight_init, bias_init, data_format, True, dtype)
+        self.output_padding = out_pad
+
+    def construct(self, x: Any) -> Any:
+        x = as_array(x)
+        self._check_input(x, "NCDHW")
+        pad_pairs = _explicit_pads(self.padding, 3)
+        out_spatial = [_deconv_length(self.pad_mode, s, k, st, d, lo + hi) + op
+                       for s, k, st, d, (lo, hi), op in zip(x.shape[2:], self.kernel_size, self.stride,
+                                                            self.dilation, pad_pairs, self.output_padding)]
+        forward_pads = self._pads(out_spatial, self.kernel_size, self.stride, self.dilation, self.padding)
+        out = _conv_transpose(x, as_array(self.weight), out_spatial, self.kernel_size, self.stride,
+                              self.dilation, forward_pads, self.group, ("NCDHW", "OIDHW", "NCDHW"))
+        return self._add_bias(out, 1)

@@ -1,20 +1,8 @@
-"""``mindspore.ops.composite``: ``MultitypeFuncGraph``, ``HyperMap``, ``Map``, ``Partial``.
-
-Model-zoo training Cells apply a function to every gradient with these, e.g.::
-
-    grad_scale = C.MultitypeFuncGraph("grad_scale")
-
-    @grad_scale.register("Tensor", "Tensor")
-    def _tensor_grad_scale(scale, grad):
-        return grad * ops.Reciprocal()(scale)
-
-    grads = C.HyperMap()(F.partial(grad_scale, scale), grads)
+"""``mindspore.ops.composite.base``: ``MultitypeFuncGraph``, ``HyperMap``, ``Map``, ``Partial`` and
+``GradOperation``.
 
 In MindSpore they build graph nodes; here they are plain Python dispatch over
 pytrees, so they work eagerly and under ``jax.jit`` alike.
-
-``from mindjax.ops import composite as C`` gives this module, with
-``GradOperation`` and the clip functions besides.
 """
 from __future__ import annotations
 
@@ -24,34 +12,72 @@ from typing import Any, Callable
 import jax
 import numpy as np
 
+from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.sparse_tensor import RowTensor
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
-from mindjax.ops.functional import clip_by_global_norm, clip_by_value, partial
 from mindjax.ops.primitives import Primitive
 from mindjax.transforms.grad import GradOperation
 
-__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "partial", "GradOperation", "clip_by_value",
-           "clip_by_global_norm"]
+__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation"]
 
 
 def _is_tensor(x: Any) -> bool:
-    return isinstance(x, (jax.Array, np.ndarray, Tensor, jax.core.Tracer))
+    return isinstance(x, (jax.Array, np.ndarray, Variable, jax.core.Tracer, Tensor))
 
 
-# MindSpore's type names, as register() takes them, and what each accepts.
+def _never(x: Any) -> bool:
+    """MindSpore types that have no values here (COOTensor, CSRTensor, MapTensor ...)."""
+    return False
+
+
+# MindSpore's type names, as register() takes them (mindspore.common.dtype.typing.str_to_type
+# accepts these), and what each accepts.
 _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "Tensor": _is_tensor,
-    "Number": lambda x: isinstance(x, (int, float, np.number)) and not isinstance(x, bool),
-    "Int": lambda x: isinstance(x, (int, np.integer)) and not isinstance(x, bool),
+    "Number": lambda x: isinstance(x, (int, float, complex, np.number)) and not isinstance(x, bool),
+    "Int": lambda x: isinstance(x, (int, np.signedinteger)) and not isinstance(x, bool),
+    "UInt": lambda x: isinstance(x, np.unsignedinteger),
     "Float": lambda x: isinstance(x, (float, np.floating)),
+    "Complex": lambda x: isinstance(x, (complex, np.complexfloating)),
     "Bool": lambda x: isinstance(x, (bool, np.bool_)),
     "String": lambda x: isinstance(x, str),
     "Tuple": lambda x: isinstance(x, tuple),
     "List": lambda x: isinstance(x, list),
     "Dictionary": lambda x: isinstance(x, dict),
+    "Slice": lambda x: isinstance(x, slice),
+    "Ellipsis": lambda x: x is Ellipsis,
+    "TypeType": lambda x: isinstance(x, (type, np.dtype)),
     "Function": callable,
     "None": lambda x: x is None,
+    "RowTensor": lambda x: isinstance(x, RowTensor),
+    "COOTensor": _never,
+    "CSRTensor": _never,
+    "MapTensor": _never,
+    "Keyword": _never,
+    "Undetermined": _never,
 }
+
+
+def _scalar_of(dtype: str, python_type: type | None) -> Callable[[Any], bool]:
+    """MindSpore's scalar type names (``"Int64"``, ``"Float32"`` ...): a numpy scalar of that dtype,
+    or a Python scalar of the type MindSpore's graph gives it (``int`` is Int64, ``float`` Float32/64)."""
+    np_dtype = np.dtype(dtype)
+
+    def check(x: Any) -> bool:
+        if isinstance(x, np.generic):
+            return x.dtype == np_dtype
+        return python_type is not None and type(x) is python_type  # noqa: E721 - bool is not an int here
+    return check
+
+
+for _name, _dtype, _py in (("Int8", "int8", None), ("Int16", "int16", None), ("Int32", "int32", None),
+                           ("Int64", "int64", int), ("UInt8", "uint8", None), ("UInt16", "uint16", None),
+                           ("UInt32", "uint32", None), ("UInt64", "uint64", None), ("Float16", "float16", None),
+                           ("Float32", "float32", float), ("Float64", "float64", float),
+                           ("Complex64", "complex64", None), ("Complex128", "complex128", complex)):
+    _TYPE_CHECKS[_name] = _scalar_of(_dtype, _py)
+del _name, _dtype, _py
 
 
 def _type_name(x: Any) -> str:
@@ -59,6 +85,23 @@ def _type_name(x: Any) -> str:
         if check(x):
             return name
     return type(x).__name__
+
+
+def _parse_type(who: str, spec: Any) -> tuple[str, Callable[[Any], bool]]:
+    """``"Tensor"``, ``"Tensor[Float32]"``, ``"List[Int]"`` or a type object: its name and its check."""
+    name = spec if isinstance(spec, str) else getattr(spec, "__name__", str(spec))
+    base, _, param = name.partition("[")
+    if base not in _TYPE_CHECKS:
+        raise ValueError(f"For '{who}', unknown type name {name!r} in register(); expected one of "
+                         f"{sorted(_TYPE_CHECKS)}, optionally with a parameter such as 'Tensor[Float32]'")
+    check = _TYPE_CHECKS[base]
+    if base == "Tensor" and param.endswith("]"):
+        try:
+            dtype = to_jax_dtype(param[:-1].lower())
+        except TypeError:
+            raise ValueError(f"For '{who}', unknown element type in register() type {name!r}") from None
+        return name, lambda x, _d=dtype: _is_tensor(x) and getattr(x, "dtype", None) == _d
+    return name, check
 
 
 class MultitypeFuncGraph:
@@ -82,24 +125,24 @@ class MultitypeFuncGraph:
             raise TypeError(f"For 'MultitypeFuncGraph', 'name' must be a str, got {type(name).__name__}")
         self.name = name
         self._entries: list[tuple[tuple[str, ...], Callable[..., Any]]] = []
+        self._checks: list[tuple[Callable[[Any], bool], ...]] = []
         del read_value
 
     def register(self, *type_names: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register the decorated function for arguments of ``type_names`` ("Tensor", "Number", "Tuple" ...)."""
-        names = tuple(t if isinstance(t, str) else getattr(t, "__name__", str(t)) for t in type_names)
-        for t in names:
-            if t not in _TYPE_CHECKS:
-                raise ValueError(f"For '{self.name}', unknown type name {t!r} in register(); expected one of "
-                                 f"{sorted(_TYPE_CHECKS)}")
+        parsed = [_parse_type(self.name, t) for t in type_names]
+        names = tuple(name for name, _ in parsed)
+        checks = tuple(check for _, check in parsed)
 
         def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
             self._entries.append((names, fn))
+            self._checks.append(checks)
             return fn
         return decorate
 
     def __call__(self, *args: Any) -> Any:
-        for names, fn in self._entries:
-            if len(names) == len(args) and all(_TYPE_CHECKS[t](a) for t, a in zip(names, args)):
+        for (names, fn), checks in zip(self._entries, self._checks):
+            if len(names) == len(args) and all(check(a) for check, a in zip(checks, args)):
                 return fn(*args)
         got = tuple(_type_name(a) for a in args)
         known = [names for names, _ in self._entries]

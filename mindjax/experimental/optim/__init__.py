@@ -1,0 +1,12 @@
+"""``mindspore.experimental.optim``: PyTorch-style optimizers (``param_groups``, ``optimizer(grads)``) and
+their learning-rate schedulers (``lr_scheduler``).
+
+Here: ``Optimizer``, ``Adam``, ``AdamW`` and ``SGD``, with every scheduler of MindSpore 2.10.
+"""
+from mindjax.experimental.optim import lr_scheduler
+from mindjax.experimental.optim.adam import Adam
+from mindjax.experimental.optim.adamw import AdamW
+from mindjax.experimental.optim.optimizer import Optimizer
+from mindjax.experimental.optim.sgd import SGD
+
+__all__ = ["Optimizer", "Adam", "AdamW", "SGD", "lr_scheduler"]

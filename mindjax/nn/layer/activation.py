@@ -1,0 +1,9 @@
+"""``mindspore.nn.layer.activation`` (implemented in :mod:`mindjax.cells.layers.activation`)."""
+from mindjax.cells.layers.activation import (CELU, ELU, GELU, GLU, FastGelu, HShrink, HSigmoid, HSwish, Hardtanh,
+                                             LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, SeLU, SiLU,
+                                             Sigmoid, Softmax, Softmax2d, Softmin, SoftShrink, Softsign, Tanh,
+                                             Tanhshrink, Threshold, get_activation)
+
+__all__ = ["Softmin", "Softmax", "Softmax2d", "LogSoftmax", "ReLU", "ReLU6", "SeLU", "SiLU", "Tanh", "Tanhshrink",
+           "Hardtanh", "GELU", "FastGelu", "Sigmoid", "Softsign", "PReLU", "get_activation", "LeakyReLU", "HSigmoid",
+           "HSwish", "ELU", "LogSigmoid", "SoftShrink", "HShrink", "CELU", "Threshold", "Mish", "GLU"]

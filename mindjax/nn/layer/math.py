@@ -1,0 +1,4 @@
+"""``mindspore.nn.layer.math`` (implemented in :mod:`mindjax.cells.layers.extra`)."""
+from mindjax.cells.layers.extra import Range
+
+__all__ = ["Range"]

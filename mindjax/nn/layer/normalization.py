@@ -1,0 +1,6 @@
+"""``mindspore.nn.layer.normalization`` (implemented in :mod:`mindjax.cells.layers.normalization`)."""
+from mindjax.cells.layers.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
+                                                InstanceNorm2d, InstanceNorm3d, LayerNorm)
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
+           "InstanceNorm3d"]

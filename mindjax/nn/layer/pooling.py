@@ -1,0 +1,6 @@
+"""``mindspore.nn.layer.pooling`` (implemented in :mod:`mindjax.cells.layers.pooling`)."""
+from mindjax.cells.layers.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                                          AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+
+__all__ = ["AvgPool2d", "MaxPool2d", "AvgPool1d", "MaxPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveAvgPool2d"]

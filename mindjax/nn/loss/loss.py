@@ -1,0 +1,11 @@
+"""``mindspore.nn.loss.loss``: the loss Cells.
+
+They are implemented in :mod:`mindjax.cells.loss` and :mod:`mindjax.cells.layers.extra`.
+"""
+from mindjax.cells.layers.extra import DiceLoss, FocalLoss
+from mindjax.cells.loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
+                                L1Loss, LossBase, MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
+
+__all__ = ["LossBase", "L1Loss", "MSELoss", "SmoothL1Loss", "FocalLoss", "SoftmaxCrossEntropyWithLogits", "BCELoss",
+           "BCEWithLogitsLoss", "CosineEmbeddingLoss", "DiceLoss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
+           "KLDivLoss"]

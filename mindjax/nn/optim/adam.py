@@ -1,0 +1,4 @@
+"""``mindspore.nn.optim.adam`` (implemented in :mod:`mindjax.cells.optim.adam`)."""
+from mindjax.cells.optim.adam import Adam, AdamWeightDecay
+
+__all__ = ["Adam", "AdamWeightDecay"]

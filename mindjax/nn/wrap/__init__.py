@@ -1,0 +1,9 @@
+"""``mindspore.nn.wrap``: the training wrappers, by MindSpore module."""
+from mindjax.nn.wrap import cell_wrapper, grad_reducer, loss_scale
+from mindjax.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GradAccumulationCell, MicroBatchInterleaved,
+                                          PipelineCell, TrainOneStepCell, WithEvalCell, WithGradCell, WithLossCell)
+from mindjax.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradReducer
+from mindjax.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
+                                        TrainOneStepWithLossScaleCell)
+
+__all__ = cell_wrapper.__all__ + loss_scale.__all__ + grad_reducer.__all__

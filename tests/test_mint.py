@@ -1,0 +1,27 @@
+"""mindjax.mint: ops under mint's argument names."""
+import numpy as np
+import pytest
+
+import mindjax as ms
+from mindjax import mint
+
+
+def test_dim_keepdim_names():
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert mint.mean(x, dim=1, keepdim=True).shape == (2, 1)
+    assert mint.cat((x, x), dim=1).shape == (2, 6) and mint.stack([x, x], 0).shape == (2, 2, 3)
+    np.testing.assert_array_equal(np.asarray(mint.argsort(x, dim=1, descending=True)), [[2, 1, 0], [2, 1, 0]])
+    np.testing.assert_allclose(np.asarray(mint.cumsum(x, 0)), [[0, 1, 2], [3, 5, 7]])
+    assert mint.permute(x, (1, 0)).shape == (3, 2) and len(mint.chunk(x, 3, dim=1)) == 3
+    np.testing.assert_allclose(np.asarray(mint.abs(input=ms.Tensor([-1.0]))), [1.0])
+
+
+def test_signature_errors_name_mint():
+    with pytest.raises(TypeError, match=r"mint.softmax.*softmax\(input, dim, dtype=None\)"):
+        mint.softmax(ms.Tensor([1.0]))
+
+
+def test_subpackages():
+    from mindjax.experimental import optim
+    assert mint.optim.Adam is optim.Adam and mint.nn.GELU is ms.nn.GELU
+    assert mint.nn.functional.relu is ms.ops.relu
