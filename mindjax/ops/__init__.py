@@ -12,6 +12,12 @@ from mindjax.ops.functional_math import *  # noqa: F401,F403
 from mindjax.ops.functional_array import *  # noqa: F401,F403
 from mindjax.ops.functional_random_nn import *  # noqa: F401,F403
 from mindjax.ops.composite import HyperMap, Map, MultitypeFuncGraph, Partial
+# MindSpore's ops.function/ops.operations layout: the newer ops and Primitives live there.
+from mindjax.ops.function import *  # noqa: F401,F403
+from mindjax.ops.operations import *  # noqa: F401,F403
+from mindjax.ops import function, operations
+from mindjax.ops.function import NEW_OPS as _NEW_OPS
+from mindjax.ops.operations import NEW_PRIMITIVES as _NEW_PRIMITIVES, ReduceOp
 from mindjax.ops import functional as _functional, primitives as _primitives
 from mindjax.ops import (functional_array as _functional_array, functional_math as _functional_math,
                          functional_random_nn as _functional_random_nn, primitives_extra as _primitives_extra)
@@ -22,4 +28,5 @@ from mindjax.transforms.grad import (GradOperation, get_grad, grad, jacfwd, jacr
 __all__ = sorted(set(_functional.__all__ + _primitives.__all__ + _primitives_extra.__all__ + _functional_math.__all__
                      + _functional_array.__all__ + _functional_random_nn.__all__ + [
     "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "HookBackward", "InsertGradientOf", "stop_gradient",
-    "GradOperation", "get_grad", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp", "vmap"]))
+    "GradOperation", "get_grad", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp", "vmap"]
+                     + _NEW_OPS + _NEW_PRIMITIVES + ["ReduceOp"]))
