@@ -797,6 +797,12 @@ def _segment(mode: str) -> Any:
         n = check_int("num_segments", num_segments, 1)
         flat = a.reshape((-1,) + a.shape[ids.ndim:])
         out = fn(flat, ids.reshape(-1), num_segments=n)
+        if mode in ("max", "min") and jnp.issubdtype(out.dtype, jnp.floating):
+            # MindSpore fills empty segments with the dtype's lowest (max) / highest (min) finite value.
+            count = jax.ops.segment_sum(jnp.ones(ids.size, jnp.int32), ids.reshape(-1), num_segments=n)
+            info = jnp.finfo(out.dtype)
+            fill = info.min if mode == "max" else info.max
+            out = jnp.where((count == 0).reshape((-1,) + (1,) * (out.ndim - 1)), fill, out)
         return out
 
     op.__name__ = op.__qualname__ = name
