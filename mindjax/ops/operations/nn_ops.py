@@ -75,8 +75,12 @@ def _resize(op: str, x: Any, size: Any, mode: str, align_corners: bool, half_pix
         n = y.shape[axis]
         src = _source_index(out, n, align_corners, half_pixel)
         if mode == "nearest":
-            # TensorFlow's rule: round with align_corners, floor otherwise (after the half-pixel shift).
-            idx = jnp.round(src) if align_corners else jnp.floor(src + 0.5 if half_pixel else src)
+            # Measured on MindSpore 2.10 (CPU): with align_corners the index rounds half up; otherwise it is
+            # floor(dst * in / out), and half_pixel_centers does not change nearest-neighbour indices.
+            if align_corners:
+                idx = jnp.floor(src + 0.5)
+            else:
+                idx = jnp.floor(jnp.arange(out, dtype=jnp.float32) * (n / out))
             y = jnp.take(y, jnp.clip(idx, 0, n - 1).astype(jnp.int32), axis=axis)
         else:
             src = jnp.maximum(src, 0.0)
