@@ -15,6 +15,13 @@ from collections import OrderedDict
 from typing import Any, Iterable, Iterator
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.containers import CellList, SequentialCell
+
+# Attributes every MindSpore Cell carries: MindSpore refuses them as keys, so scripts that run there never use them.
+_MINDSPORE_CELL_ATTRIBUTES = frozenset({
+    "_scope", "_cells", "_params", "_params_list", "_primitives", "_auto_prefix", "_phase", "_id", "_buffers",
+    "_param_prefix", "_in_strategy", "_out_strategy", "_amp_level", "_compiled", "_create_time", "_init_flag",
+})
 
 
 class CellDict(Cell):
@@ -25,7 +32,7 @@ class CellDict(Cell):
             iterable of ``(key, Cell)`` pairs.
 
     Raises:
-        TypeError: a key that is not a str, or a value that is not a Cell.
+        TypeError: a key that is not a str, or a value that is not a Cell or is itself a container.
         KeyError: a key that contains ``'.'``, is empty, or names an attribute of the dict itself.
     """
 
@@ -43,10 +50,13 @@ class CellDict(Cell):
             raise TypeError(f"For 'CellDict', keys must be str, got {type(key).__name__} ({key!r})")
         if not key or "." in key:
             raise KeyError(f"For 'CellDict', a key must be a non-empty str without '.', got {key!r}")
-        if key not in self._cells and (hasattr(type(self), key) or key in self.__dict__):
+        if key not in self._cells and (key in _MINDSPORE_CELL_ATTRIBUTES or hasattr(self, key)):
             raise KeyError(f"For 'CellDict', the key {key!r} names an attribute of CellDict itself")
         if not isinstance(cell, Cell):
             raise TypeError(f"For 'CellDict', the value of key {key!r} must be a Cell, got {type(cell).__name__}")
+        if isinstance(cell, (CellDict, CellList, SequentialCell)):
+            raise TypeError(f"For 'CellDict', the value of key {key!r} must not be a CellDict, CellList or "
+                            f"SequentialCell, got {type(cell).__name__}")
 
     def __getitem__(self, key: str) -> Cell:
         if key not in self._cells:

@@ -102,6 +102,11 @@ def test_cell_dict_names_parameters_by_key_as_mindspore():
     assert isinstance(d.pop("a"), mj_nn.ReLU) and list(d) == ["b"]
     with pytest.raises(TypeError, match=r"For 'CellDict', the value of key 'c' must be a Cell"):
         d["c"] = 3
+    with pytest.raises(TypeError, match=r"must not be a CellDict, CellList or SequentialCell"):
+        d["c"] = mj_nn.CellList([mj_nn.ReLU()])
+    for bad in ("_scope", "a.b", ""):
+        with pytest.raises(KeyError, match=r"For 'CellDict'"):
+            d[bad] = mj_nn.ReLU()
 
 
 def test_roll_matches_numpy():
