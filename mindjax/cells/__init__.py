@@ -7,6 +7,9 @@ from mindjax.cells.loss import *  # noqa: F401,F403
 from mindjax.cells.optim import *  # noqa: F401,F403
 from mindjax.cells.wrap import *  # noqa: F401,F403
 from mindjax.cells import layers as _layers, loss as _loss, optim as _optim, wrap as _wrap
+from mindjax.cells.cell_dict import CellDict
+from mindjax.cells.loss_extra import *  # noqa: F401,F403
+from mindjax.cells import loss_extra as _loss_extra
 
 __all__ = (["Cell", "HookHandle", "CellList", "SequentialCell", "Parameter", "ParameterTuple"]
-           + _layers.__all__ + _loss.__all__ + _optim.__all__ + _wrap.__all__)
+           + _layers.__all__ + _loss.__all__ + _optim.__all__ + _wrap.__all__ + ["CellDict"] + _loss_extra.__all__)

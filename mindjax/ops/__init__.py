@@ -15,7 +15,12 @@ from mindjax.ops.composite import HyperMap, Map, MultitypeFuncGraph, Partial
 from mindjax.ops import primitive
 from mindjax.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_arg_register,
                                    prim_attr_register)
-from mindjax.ops.primitives_layout import Reciprocal, ReduceOp
+# MindSpore's ops.function/ops.operations layout: the newer ops and Primitives live there.
+from mindjax.ops.function import *  # noqa: F401,F403
+from mindjax.ops.operations import *  # noqa: F401,F403
+from mindjax.ops import function, operations
+from mindjax.ops.function import NEW_OPS as _NEW_OPS
+from mindjax.ops.operations import NEW_PRIMITIVES as _NEW_PRIMITIVES, ReduceOp
 from mindjax.ops import functional as _functional, primitives as _primitives
 from mindjax.ops import (functional_array as _functional_array, functional_math as _functional_math,
                          functional_random_nn as _functional_random_nn, primitives_extra as _primitives_extra)
@@ -28,7 +33,7 @@ __all__ = sorted(set(_functional.__all__ + _primitives.__all__ + _primitives_ext
     "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "HookBackward", "InsertGradientOf", "stop_gradient",
     "GradOperation", "get_grad", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp", "vmap",
     "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr", "prim_arg_register", "prim_attr_register",
-    "Reciprocal", "ReduceOp"]))
+    "ReduceOp"] + _NEW_OPS + _NEW_PRIMITIVES))
 
 # MindSpore's ``ops.functional`` (F) holds the grad family and stop_gradient too. They are
 # implemented in transforms, above ops, so this facade adds them to F once both are loaded.

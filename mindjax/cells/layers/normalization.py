@@ -238,6 +238,10 @@ class LayerNorm(Cell):
         dtype = to_jax_dtype(dtype)
         self.gamma = Parameter(initializer(gamma_init, normalized_shape, dtype), name="gamma")
         self.beta = Parameter(initializer(beta_init, normalized_shape, dtype), name="beta")
+        # MindSpore's attribute: model-zoo subclasses call self.layer_norm(x, self.gamma, self.beta).
+        from mindjax.ops.primitives import LayerNorm as _LayerNormPrimitive
+
+        self.layer_norm = _LayerNormPrimitive(begin_norm_axis, begin_params_axis, epsilon)
 
     def extend_repr(self) -> str:
         # 'gamma{}' without '=' is MindSpore 2.10's text, kept so reprs compare equal

@@ -1,0 +1,520 @@
+"""MindSpore's ``mindspore.ops.operations.math_ops``: math Primitives.
+
+The Primitives MindJAX had before this module (``MatMul``, ``ReduceSum`` ...) are
+re-exported from ``mindjax.ops.primitives*``; the rest are defined here, each applying
+one functional op of ``mindjax.ops.function``, with MindSpore's constructor arguments
+(kept as attributes) and call signature.
+
+Example:
+    >>> import numpy as np
+    >>> from mindjax.ops import operations as P
+    >>> P.IsClose(atol=0.1)(np.array([1.0, 2.0]), np.array([1.05, 2.5])).tolist()
+    [True, False]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from mindjax.common.tensor import as_array
+from mindjax.ops import functional as F
+from mindjax.ops.function import math_func as M
+from mindjax.ops.operations._base import Primitive, check_bool, check_int, op_primitive, record
+from mindjax.ops.primitives import _Reduce
+# Existing Primitives of this family, re-exported under MindSpore's module path.
+from mindjax.ops.primitives import (  # noqa: F401
+    Abs, Add, BatchMatMul, Div, Equal, Exp, Greater, Less, Log, MatMul, Maximum, Minimum, Mul, Neg, Pow, RealDiv,
+    ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceSum, Sqrt, Square, Sub,
+)
+from mindjax.ops.primitives_extra import (  # noqa: F401
+    AssignAdd, Erf, Floor, LogicalAnd, LogicalNot, Rsqrt, Sign, SquaredDifference,
+)
+
+_M = __name__
+_IN, _IO, _XY = ("input",), ("input", "other"), ("x", "y")
+
+_SIMPLE = [
+    # name, functional op, call arguments, doc
+    ("ACos", M.acos, _IN, "Inverse cosine"), ("Acosh", M.acosh, _IN, "Inverse hyperbolic cosine"),
+    ("Asin", M.asin, _IN, "Inverse sine"), ("Asinh", M.asinh, _IN, "Inverse hyperbolic sine"),
+    ("Atan", M.atan, _IN, "Inverse tangent"), ("Atanh", M.atanh, _IN, "Inverse hyperbolic tangent"),
+    ("Cos", F.cos, _IN, "Cosine"), ("Cosh", M.cosh, _IN, "Hyperbolic cosine"), ("Sin", F.sin, _IN, "Sine"),
+    ("Sinh", M.sinh, _IN, "Hyperbolic sine"), ("Tan", M.tan, _IN, "Tangent"), ("Ceil", F.ceil, _IN, "Round up"),
+    ("Expm1", M.expm1, _IN, "``exp(x) - 1``"), ("Log1p", M.log1p, _IN, "``log(1 + x)``"),
+    ("Erfc", M.erfc, _IN, "Complementary error function"), ("Erfinv", M.erfinv, _IN, "Inverse error function"),
+    ("Lgamma", M.lgamma, _IN, "Log-gamma"), ("Digamma", M.digamma, _IN, "Digamma"),
+    ("Reciprocal", F.reciprocal, _IN, "``1 / x``"), ("Inv", M.inv, ("x",), "``1 / x``"),
+    ("Invert", M.invert, ("x",), "Bitwise NOT"), ("IsNan", F.isnan, ("x",), "True where NaN"),
+    ("IsInf", M.isinf, _IN, "True where infinite"), ("IsFinite", F.isfinite, _IN, "True where finite"),
+    ("Trunc", F.trunc, _IN, "Round towards zero"), ("Rint", lambda x: jnp.round(as_array(x)), _IN,
+                                                   "Round half to even"),
+    ("Sinc", M.sinc, _IN, "Normalised sinc"), ("BesselI0", M.bessel_i0, ("x",), "Modified Bessel I0"),
+    ("BesselI0e", M.bessel_i0e, ("x",), "Scaled modified Bessel I0"),
+    ("BesselI1", M.bessel_i1, ("x",), "Modified Bessel I1"),
+    ("BesselI1e", M.bessel_i1e, ("x",), "Scaled modified Bessel I1"),
+    ("BesselJ0", M.bessel_j0, ("x",), "Bessel J0"), ("BesselJ1", M.bessel_j1, ("x",), "Bessel J1"),
+    ("Real", M.real, _IN, "Real part"), ("Imag", M.imag, _IN, "Imaginary part"),
+    ("Conj", M.conj, _IN, "Complex conjugate"), ("Angle", M.angle, _IN, "Argument of each element"),
+    ("Atan2", M.atan2, _IO, "``atan(input / other)`` by quadrant"),
+    ("FloorDiv", F.floor_div, _IO, "Division rounded down"), ("FloorMod", M.floor_mod, _XY, "Floor remainder"),
+    ("Mod", M.truncate_mod, _XY, "Remainder with the dividend's sign"),
+    ("TruncateDiv", M.truncate_div, _XY, "Division rounded towards zero"),
+    ("TruncateMod", M.truncate_mod, _XY, "Remainder with the dividend's sign"),
+    ("NotEqual", F.not_equal, _IO, "``input != other``"), ("GreaterEqual", M.greater_equal, _IO, "``input >= other``"),
+    ("LessEqual", M.less_equal, _IO, "``input <= other``"), ("LogicalOr", F.logical_or, _XY, "Logical OR"),
+    ("LogicalXor", M.logical_xor, _IO, "Logical XOR"), ("Xlogy", M.xlogy, _IO, "``x * log(y)``, 0 where x is 0"),
+    ("Xdivy", M.xdivy, _XY, "``x / y``, 0 where x is 0"), ("Hypot", M.hypot, ("x1", "x2"), "``sqrt(x1^2 + x2^2)``"),
+    ("Fmax", M.fmax, ("x1", "x2"), "Maximum ignoring NaN"), ("Fmin", M.fmin, ("x1", "x2"), "Minimum ignoring NaN"),
+    ("Gcd", M.gcd, ("x1", "x2"), "Greatest common divisor"), ("Lcm", M.lcm, ("x1", "x2"), "Least common multiple"),
+    ("BitwiseAnd", M.bitwise_and, _XY, "Bitwise AND"), ("BitwiseOr", M.bitwise_or, _XY, "Bitwise OR"),
+    ("BitwiseXor", M.bitwise_xor, _XY, "Bitwise XOR"), ("LeftShift", M.bitwise_left_shift, ("x1", "x2"), "``x1 << x2``"),
+    ("RightShift", M.bitwise_right_shift, ("input_x", "input_y"), "``x >> y``"),
+    ("NextAfter", M.nextafter, ("x1", "x2"), "Next representable value towards x2"),
+    ("Heaviside", M.heaviside, ("x", "values"), "Heaviside step"),
+    ("Igamma", M.igamma, ("a", "x"), "Regularised lower incomplete gamma"),
+    ("Igammac", M.igammac, ("a", "x"), "Regularised upper incomplete gamma"),
+    ("Zeta", M.zeta, ("x", "q"), "Hurwitz zeta"), ("Polygamma", M.polygamma, ("a", "x"), "Polygamma"),
+    ("TensorAdd", F.add, _XY, "``x + y``"),
+    ("DivNoNan", lambda x, y: (lambda a, b: jnp.where(b == 0, jnp.zeros((), jnp.result_type(a, b)), a / jnp.where(
+        b == 0, 1, b)))(as_array(x), as_array(y)), _XY, "``x / y``, 0 where y is 0"),
+    ("MulNoNan", lambda x, y: (lambda a, b: jnp.where(b == 0, jnp.zeros((), jnp.result_type(a, b)), a * b))(
+        as_array(x), as_array(y)), _XY, "``x * y``, 0 where y is 0 (even for inf or NaN x)"),
+    ("Lerp", M.lerp, ("input", "end", "weight"), "``input + weight * (end - input)``"),
+    ("Addcdiv", M.addcdiv, ("input_data", "x1", "x2", "value"), "``input_data + value * x1 / x2``"),
+    ("Addcmul", M.addcmul, ("input_data", "x1", "x2", "value"), "``input_data + value * x1 * x2``"),
+    ("MatrixDeterminant", M.det, ("x",), "Determinant"),
+    ("LogMatrixDeterminant", M.log_matrix_determinant, ("x",), "``(sign, log|det|)``"),
+    ("MatrixExp", M.matrix_exp, ("x",), "Matrix exponential"), ("Trace", F.trace, ("x",), "Sum of the diagonal"),
+    ("Ger", F.ger, ("x1", "x2"), "Outer product of vectors"),
+    ("Complex", lambda real, imag: jax.lax.complex(as_array(real), as_array(imag)), ("real", "imag"),
+     "``real + 1j * imag``"),
+    ("AddN", M.addn, ("inputs",), "Sum of a list of arrays"),
+    ("AccumulateNV2", M.accumulate_n, ("inputs",), "Sum of a list of arrays"),
+]
+
+for _name, _fn, _args, _doc in _SIMPLE:
+    globals()[_name] = op_primitive(_name, _fn, _args, _doc, _M)
+del _name, _fn, _args, _doc
+
+
+class Round(Primitive):
+    """Round half to even, to ``decimals`` places. Call: ``Round()(input, decimals=0)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, decimals: int = 0) -> jax.Array:
+        return F.round(input, decimals=decimals)
+
+
+class IsClose(Primitive):
+    """``|input - other| <= atol + rtol * |other|``.
+
+    Arguments:
+        rtol, atol: the tolerances.
+        equal_nan: count two NaNs as close.
+
+    Call: ``IsClose()(input, other)`` -> bool array.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> None:
+        super().__init__()
+        record(self, rtol=float(rtol), atol=float(atol), equal_nan=check_bool(self.name, "equal_nan", equal_nan))
+
+    def __call__(self, input: Any, other: Any) -> jax.Array:
+        return M.isclose(input, other, self.rtol, self.atol, self.equal_nan)
+
+
+class ApproximateEqual(Primitive):
+    """``|x - y| < tolerance``. Call: ``ApproximateEqual(tolerance)(x, y)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self, tolerance: float = 1e-05) -> None:
+        super().__init__()
+        record(self, tolerance=float(tolerance))
+
+    def __call__(self, x: Any, y: Any) -> jax.Array:
+        return M.approximate_equal(x, y, self.tolerance)
+
+
+class CumProd(Primitive):
+    """Cumulative product along ``axis``.
+
+    Arguments:
+        exclusive: start each product from 1 (the element itself excluded).
+        reverse: accumulate from the end.
+
+    Call: ``CumProd()(x, axis)`` -> array.
+    """
+
+    def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
+        super().__init__()
+        record(self, exclusive=check_bool(self.name, "exclusive", exclusive),
+               reverse=check_bool(self.name, "reverse", reverse))
+
+    def __call__(self, x: Any, axis: int) -> jax.Array:
+        a = as_array(x)
+        ax = F._axis(self.name, axis, a.ndim)
+        if self.reverse:
+            a = jnp.flip(a, ax)
+        out = jnp.cumprod(a, axis=ax)
+        if self.exclusive:
+            out = jnp.concatenate([jnp.ones_like(jax.lax.slice_in_dim(out, 0, 1, axis=ax)),
+                                   jax.lax.slice_in_dim(out, 0, a.shape[ax] - 1, axis=ax)], axis=ax)
+        return jnp.flip(out, ax) if self.reverse else out
+
+
+class ReduceAll(_Reduce):
+    """Logical AND over ``axis`` (None or ``()``: all axes). Call: ``ReduceAll(keep_dims)(input, axis=None)``."""
+
+    _fn = staticmethod(jnp.all)
+
+    def __call__(self, input: Any, axis: Any = None) -> jax.Array:
+        return super().__call__(input, () if axis is None else axis)
+
+
+class ReduceAny(_Reduce):
+    """Logical OR over ``axis`` (``()``: all axes). Call: ``ReduceAny(keep_dims)(x, axis=())``."""
+
+    _fn = staticmethod(jnp.any)
+
+
+class ReduceStd(Primitive):
+    """Standard deviation and mean over ``axis`` (``[]``: all axes).
+
+    Arguments:
+        axis: an int, a tuple or a list of ints.
+        unbiased: use Bessel's correction.
+        keep_dims: keep reduced axes with size 1.
+
+    Call: ``ReduceStd(...)(x)`` -> ``(std, mean)``.
+    """
+
+    def __init__(self, axis: Any = (), unbiased: bool = True, keep_dims: bool = False) -> None:
+        super().__init__()
+        record(self, axis=axis, unbiased=check_bool(self.name, "unbiased", unbiased),
+               keep_dims=check_bool(self.name, "keep_dims", keep_dims))
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        axis = None if isinstance(self.axis, (list, tuple)) and not self.axis else self.axis
+        return M.std_mean(x, axis, int(self.unbiased), self.keep_dims)
+
+
+class Cdist(Primitive):
+    """``p``-norm distances between the rows of two batches. Call: ``Cdist(p)(x1, x2)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self, p: float = 2.0) -> None:
+        super().__init__()
+        record(self, p=float(p))
+
+    def __call__(self, x1: Any, x2: Any) -> jax.Array:
+        return F.cdist(x1, x2, self.p)
+
+
+class _AxisScan(Primitive):
+    _fn: Any = None
+
+    def __init__(self, axis: int) -> None:
+        super().__init__()
+        record(self, axis=check_int(self.name, "axis", axis))
+
+    def __call__(self, input: Any) -> tuple[jax.Array, jax.Array]:
+        return type(self)._fn(input, self.axis)
+
+
+class Cummax(_AxisScan):
+    """Running maximum along ``axis`` and its indices. Call: ``Cummax(axis)(input)`` -> ``(values, indices)``."""
+
+    _fn = staticmethod(M.cummax)
+
+
+class Cummin(_AxisScan):
+    """Running minimum along ``axis`` and its indices. Call: ``Cummin(axis)(input)`` -> ``(values, indices)``."""
+
+    _fn = staticmethod(M.cummin)
+
+
+class MatrixInverse(Primitive):
+    """Inverse of (a batch of) square matrices (of the adjoint when ``adjoint``). Call: ``MatrixInverse()(x)``."""
+
+    def __init__(self, adjoint: bool = False) -> None:
+        super().__init__()
+        record(self, adjoint=check_bool(self.name, "adjoint", adjoint))
+
+    def __call__(self, x: Any) -> jax.Array:
+        return M.inverse(M.adjoint(x) if self.adjoint else x)
+
+
+class Cholesky(Primitive):
+    """Cholesky factor (upper when ``upper``). Call: ``Cholesky(upper)(input_x)``."""
+
+    def __init__(self, upper: bool = False) -> None:
+        super().__init__()
+        record(self, upper=check_bool(self.name, "upper", upper))
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        return M.cholesky(input_x, self.upper)
+
+
+class MatrixSolve(Primitive):
+    """Solve ``matrix @ X = rhs`` (with the adjoint when ``adjoint``). Call: ``MatrixSolve()(matrix, rhs)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self, adjoint: bool = False) -> None:
+        super().__init__()
+        record(self, adjoint=check_bool(self.name, "adjoint", adjoint))
+
+    def __call__(self, matrix: Any, rhs: Any) -> jax.Array:
+        return M.matrix_solve(matrix, rhs, self.adjoint)
+
+
+class MatrixPower(Primitive):
+    """``x`` to the integer power ``n``. Call: ``MatrixPower(n)(x)``."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        record(self, n=check_int(self.name, "n", n))
+
+    def __call__(self, x: Any) -> jax.Array:
+        return M.matrix_power(x, self.n)
+
+
+class Einsum(Primitive):
+    """Einstein summation. Call: ``Einsum(equation)(inputs)`` with a tuple of arrays."""
+
+    _strategy_inputs = None
+
+    def __init__(self, equation: str) -> None:
+        super().__init__()
+        if not isinstance(equation, str):
+            raise TypeError(f"For '{self.name}', 'equation' must be a str, got {type(equation).__name__}")
+        record(self, equation=equation.replace(" ", ""))
+
+    def __call__(self, *inputs: Any) -> jax.Array:
+        operands = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)) else inputs
+        return jnp.einsum(self.equation, *[as_array(v) for v in operands])
+
+
+class LinSpace(Primitive):
+    """``num`` evenly spaced values from ``start`` to ``stop``. Call: ``LinSpace()(start, stop, num)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, start: Any, stop: Any, num: int) -> jax.Array:
+        return F.linspace(start, stop, num)
+
+
+class Cross(Primitive):
+    """Cross product of 3-vectors along ``dim``. Call: ``Cross(dim)(x1, x2)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self, dim: int = -65530) -> None:
+        super().__init__()
+        record(self, dim=check_int(self.name, "dim", dim))
+
+    def __call__(self, x1: Any, x2: Any) -> jax.Array:
+        return M.cross(x1, x2, None if self.dim == -65530 else self.dim)
+
+
+class InTopK(Primitive):
+    """Whether each target is among its row's ``k`` largest entries. Call: ``InTopK(k)(x1, x2)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self, k: int) -> None:
+        super().__init__()
+        record(self, k=check_int(self.name, "k", k))
+
+    def __call__(self, x1: Any, x2: Any) -> jax.Array:
+        from mindjax.ops.function.nn_func import intopk
+
+        return intopk(x1, x2, self.k)
+
+
+class SquareSumAll(Primitive):
+    """The sums of squares of two arrays. Call: ``SquareSumAll()(x, y)`` -> ``(sum(x ** 2), sum(y ** 2))``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, y: Any) -> tuple[jax.Array, jax.Array]:
+        a, b = as_array(x), as_array(y)
+        return jnp.sum(a * a), jnp.sum(b * b)
+
+
+class NanToNum(Primitive):
+    """Replace NaN and infinities. Call: ``NanToNum(nan, posinf, neginf)(x)``."""
+
+    def __init__(self, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> None:
+        super().__init__()
+        record(self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def __call__(self, x: Any) -> jax.Array:
+        return M.nan_to_num(x, self.nan, self.posinf, self.neginf)
+
+
+class Logit(Primitive):
+    """``log(p / (1 - p))`` with optional clamping. Call: ``Logit(eps)(x)``."""
+
+    def __init__(self, eps: float = -1.0) -> None:
+        super().__init__()
+        record(self, eps=float(eps))
+
+    def __call__(self, x: Any) -> jax.Array:
+        return M.logit(x, None if self.eps < 0 else self.eps)
+
+
+class CountNonZero(Primitive):
+    """The number of non-zero elements over ``dims``. Call: ``CountNonZero(dims)(x)``."""
+
+    def __init__(self, dims: Any = None) -> None:
+        super().__init__()
+        record(self, dims=dims)
+
+    def __call__(self, x: Any) -> jax.Array:
+        return F.count_nonzero(x, self.dims)
+
+
+class Bucketize(Primitive):
+    """The bucket of each element in the sorted ``boundaries`` list. Call: ``Bucketize(boundaries)(input)``."""
+
+    def __init__(self, boundaries: Any) -> None:
+        super().__init__()
+        record(self, boundaries=[float(b) for b in boundaries])
+
+    def __call__(self, input: Any) -> jax.Array:
+        return M.bucketize(input, self.boundaries, right=True)
+
+
+class LpNorm(Primitive):
+    """The ``p``-norm over ``axis``. Call: ``LpNorm(axis, p, keep_dims, epsilon)(input)``."""
+
+    def __init__(self, axis: Any, p: int = 2, keep_dims: bool = False, epsilon: float = 1e-12) -> None:
+        super().__init__()
+        record(self, axis=axis, p=check_int(self.name, "p", p), keep_dims=check_bool(self.name, "keep_dims", keep_dims),
+               epsilon=float(epsilon))
+
+    def __call__(self, input: Any) -> jax.Array:
+        return M.vector_norm(input, self.p, self.axis, self.keep_dims)
+
+
+class EuclideanNorm(Primitive):
+    """The 2-norm over ``axes``. Call: ``EuclideanNorm(keep_dims)(x, axes)``."""
+
+    def __init__(self, keep_dims: bool = False) -> None:
+        super().__init__()
+        record(self, keep_dims=check_bool(self.name, "keep_dims", keep_dims))
+
+    def __call__(self, x: Any, axes: Any) -> jax.Array:
+        ax = axes if isinstance(axes, (int, list, tuple)) else as_array(axes).tolist()
+        return M.vector_norm(x, 2, ax, self.keep_dims)
+
+
+class Histogram(Primitive):
+    """Counts in ``bins`` equal bins over ``[min, max]``. Call: ``Histogram(bins, min, max)(x)``."""
+
+    def __init__(self, bins: int = 100, min: float = 0.0, max: float = 0.0) -> None:  # noqa: A002
+        super().__init__()
+        record(self, bins=check_int(self.name, "bins", bins), min=float(min), max=float(max))
+
+    def __call__(self, x: Any) -> jax.Array:
+        return F.histc(x, self.bins, self.min, self.max)
+
+
+class Eps(Primitive):
+    """The machine epsilon of the input's dtype, in its shape. Call: ``Eps()(x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any) -> jax.Array:
+        return M.eps(x)
+
+
+class IndexAdd(Primitive):
+    """Add ``updates`` at ``indices`` along ``axis``; a Parameter ``input_x`` is updated.
+    Call: ``IndexAdd(axis)(input_x, indices, updates)``."""
+
+    _strategy_inputs = 3
+
+    def __init__(self, axis: int, use_lock: bool = True, check_index_bound: bool = True) -> None:
+        super().__init__()
+        record(self, axis=check_int(self.name, "axis", axis), use_lock=use_lock, check_index_bound=check_index_bound)
+
+    def __call__(self, input_x: Any, indices: Any, updates: Any) -> jax.Array:
+        from mindjax.ops.function.parameter_func import index_add
+
+        return index_add(input_x, indices, updates, self.axis, self.use_lock, self.check_index_bound)
+
+
+class _Inplace(Primitive):
+    _fn: Any = None
+
+    def __init__(self, indices: Any) -> None:
+        super().__init__()
+        record(self, indices=indices)
+
+    def __call__(self, x: Any, v: Any) -> jax.Array:
+        return type(self)._fn(x, v, self.indices)
+
+
+class InplaceAdd(_Inplace):
+    """``x`` with ``v`` added at the rows ``indices``. Call: ``InplaceAdd(indices)(x, v)``."""
+
+    _fn = staticmethod(M.inplace_add)
+
+
+class InplaceSub(_Inplace):
+    """``x`` with ``v`` subtracted at the rows ``indices``. Call: ``InplaceSub(indices)(x, v)``."""
+
+    _fn = staticmethod(M.inplace_sub)
+
+
+class InplaceUpdate(_Inplace):
+    """``x`` with the rows ``indices`` set to ``v``. Call: ``InplaceUpdate(indices)(x, v)``."""
+
+    _fn = staticmethod(M.inplace_update)
+
+
+class Median(Primitive):
+    """The median (and its index) along ``axis``, or over all elements when ``global_median``.
+    Call: ``Median(global_median, axis, keep_dims)(input)`` -> ``(values, indices)``."""
+
+    def __init__(self, global_median: bool = False, axis: int = 0, keep_dims: bool = False,
+                 ignore_nan: bool = False) -> None:
+        super().__init__()
+        record(self, global_median=check_bool(self.name, "global_median", global_median),
+               axis=check_int(self.name, "axis", axis), keep_dims=check_bool(self.name, "keep_dims", keep_dims),
+               ignore_nan=check_bool(self.name, "ignore_nan", ignore_nan))
+
+    def __call__(self, input: Any) -> tuple[jax.Array, jax.Array]:
+        fn = M.nanmedian if self.ignore_nan else M.median
+        if self.global_median:
+            return fn(as_array(input).reshape(-1), 0, False)
+        return fn(input, self.axis, self.keep_dims)
+
+
+class Gamma(Primitive):
+    """Gamma samples. Call: ``Gamma(seed, seed2)(shape, alpha, beta)``."""
+
+    def __init__(self, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__()
+        record(self, seed=check_int(self.name, "seed", seed), seed2=check_int(self.name, "seed2", seed2))
+
+    def __call__(self, shape: Any, alpha: Any, beta: Any) -> jax.Array:
+        from mindjax.ops.function.random_func import gamma
+
+        return gamma(shape, alpha, beta, (self.seed or None) and self.seed + self.seed2)
+
