@@ -319,8 +319,10 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
     choose = _chooser(specify_prefix, filter_prefix, choice_func)
     path = os.path.realpath(ckpt_file_name)
     _wait_async_save()
-    from mindjax.train.serialization.sharded import is_sharded_checkpoint, load_sharded
+    from mindjax.train.serialization.sharded import is_sharded_checkpoint, load_sharded, recover_sharded
 
+    if not os.path.isfile(path):
+        recover_sharded(path)  # a sharded save killed mid-swap leaves its folders under other names
     if is_sharded_checkpoint(path):
         values = load_sharded(path, _net_shardings(net), choose)
     else:
