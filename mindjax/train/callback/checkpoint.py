@@ -5,6 +5,11 @@ Files are named as MindSpore names them, ``<prefix>-<epoch>_<step in epoch>.ckpt
 oldest are removed beyond ``keep_checkpoint_max``. They are written by
 ``mindjax.train.serialization.save_checkpoint`` (atomically); with
 ``integrated_save=False`` each "file" is a sharded checkpoint folder.
+
+Unlike MindSpore, the new checkpoint is written before older ones are pruned,
+so a process killed at any moment leaves at least one complete checkpoint,
+even with ``keep_checkpoint_max=1``. Temporaries that killed saves of the same
+prefix left behind are removed when training starts and at each save.
 """
 from __future__ import annotations
 
@@ -127,6 +132,14 @@ def _save(network: Any, path: str, config: CheckpointConfig, append_dict: dict[s
                     append_dict=append_dict or None, crc_check=config.crc_check, format=config.format)
 
 
+def _remove_stale(directory: str, prefix: str) -> None:
+    from mindjax.train.serialization.atomic import remove_stale_temporaries
+    from mindjax.train.serialization.sharded import remove_stale_sharded
+
+    remove_stale_temporaries(directory, prefix)
+    remove_stale_sharded(directory, prefix)
+
+
 def _remove(path: str) -> None:
     """Delete a checkpoint: a file, or the folder a sharded (``integrated_save=False``) save wrote."""
     if os.path.isdir(path):
@@ -191,6 +204,15 @@ class ModelCheckpoint(Callback):
             n += 1
         return f"{prefix}_{n}"
 
+    def _file_prefix(self) -> str:
+        # What every file of this callback's name starts with.
+        return self._prefix if self._prefix_func is not None else f"{self._prefix}-"
+
+    def begin(self, run_context: RunContext) -> None:
+        """Remove temporaries that killed saves of this prefix left in the folder."""
+        if self._prefix_func is None and self._directory_func is None:
+            _remove_stale(self._directory, self._file_prefix())
+
     def step_end(self, run_context: RunContext) -> None:
         """Save when the step or time policy says so."""
         cb_params = run_context.original_args()
@@ -207,6 +229,11 @@ class ModelCheckpoint(Callback):
     def end(self, run_context: RunContext) -> None:
         """Save the final state."""
         self._save_ckpt(run_context.original_args(), force=True)
+        if self._config.async_save:
+            from mindjax.train.serialization.api import _wait_async_save
+
+            _wait_async_save()
+            self._prune()
 
     def _due(self, cb_params: Any, force: bool) -> bool:
         if self._config.save_checkpoint_steps:
@@ -228,7 +255,7 @@ class ModelCheckpoint(Callback):
         path = os.path.join(self._directory, name)
         if path in self._saved:  # a callable prefix reuses its name: the write replaces the file atomically
             self._saved.remove(path)
-        self._prune()
+        _remove_stale(self._directory, self._file_prefix())
         self._last_triggered_step = cb_params.cur_step_num
         append = dict(self._config.append_info)
         if "epoch_num" in append:
@@ -240,21 +267,28 @@ class ModelCheckpoint(Callback):
         _save(network, path, self._config, append)
         self._latest_ckpt_file_name = path
         self._saved.append(path)
+        # Only now that the new checkpoint is complete may older ones go.
+        self._prune()
         cb_params["latest_ckpt_file"] = path
         cb_params["last_save_ckpt_step"] = cb_params.cur_step_num
 
     def _prune(self) -> None:
+        """Remove checkpoints beyond the keep policy, counting only complete ones on disk.
+
+        An asynchronous save still being written is not on disk yet: the
+        files it will replace stay until a later prune sees it.
+        """
         keep = self._config.keep_checkpoint_max
         existing = [p for p in self._saved if os.path.exists(p)]
-        if keep and len(existing) >= keep:
-            for old in existing[:len(existing) - keep + 1]:
+        pending = not existing or existing[-1] != self._saved[-1]
+        if keep and len(existing) > keep:
+            for old in existing[:len(existing) - keep]:
                 _remove(old)
                 self._saved.remove(old)
-        elif self._config.keep_checkpoint_per_n_minutes:
+        elif self._config.keep_checkpoint_per_n_minutes and len(existing) > 1 and not pending:
             now = time.time()
             if now - self._last_time_for_keep < self._config.keep_checkpoint_per_n_minutes * 60:
-                if existing:
-                    _remove(existing[-1])
-                    self._saved.remove(existing[-1])
+                _remove(existing[-2])  # the new one replaces the previous within the window
+                self._saved.remove(existing[-2])
             else:
                 self._last_time_for_keep = now
