@@ -44,7 +44,9 @@ class CheckpointConfig:
         saved_network: save this Cell instead of the training network.
         append_info: a list of ``'epoch_num'``, ``'step_num'`` or ``{name: value}``
             dicts saved alongside the parameters.
-        crc_check: store a CRC32 in each file (``'ckpt'`` only, as in MindSpore).
+        crc_check: store a CRC32 in each file, in MindSpore's format. ``None`` (the
+            default) stores one, unlike MindSpore; an explicit ``True`` is refused
+            with ``format='safetensors'``, as in MindSpore.
         format: ``'ckpt'`` or ``'safetensors'`` (the file format and suffix).
         The remaining MindSpore arguments are accepted and stored.
     """
@@ -53,7 +55,7 @@ class CheckpointConfig:
                  keep_checkpoint_max: int = 5, keep_checkpoint_per_n_minutes: int = 0,
                  integrated_save: bool = True, async_save: bool = False, saved_network: Any = None,
                  append_info: list[Any] | None = None, enc_key: Any = None, enc_mode: str = "AES-GCM",
-                 exception_save: bool = False, crc_check: bool = False, remove_redundancy: bool = False,
+                 exception_save: bool = False, crc_check: bool | None = None, remove_redundancy: bool = False,
                  format: str = "ckpt", **kwargs: Any) -> None:
         owner = "CheckpointConfig"
         self.save_checkpoint_steps = _check_non_negative_int(owner, "save_checkpoint_steps", save_checkpoint_steps)
@@ -75,9 +77,10 @@ class CheckpointConfig:
             self.keep_checkpoint_per_n_minutes = None
         if format not in ("ckpt", "safetensors"):
             raise ValueError(f"For 'CheckpointConfig', 'format' must be 'ckpt' or 'safetensors', got {format!r}")
-        if not isinstance(crc_check, bool):
+        if crc_check is not None and not isinstance(crc_check, bool):
             raise TypeError(f"For 'CheckpointConfig', 'crc_check' must be a bool, got {crc_check!r}")
-        if format == "safetensors" and (enc_key is not None or enc_mode != "AES-GCM" or crc_check or exception_save):
+        if format == "safetensors" and (enc_key is not None or enc_mode != "AES-GCM" or crc_check is True
+                                        or exception_save):
             raise ValueError("For 'CheckpointConfig', when 'format' is 'safetensors', 'enc_key', 'enc_mode', "
                              "'crc_check' and 'exception_save' must keep their defaults")
         self.integrated_save = integrated_save
@@ -88,7 +91,7 @@ class CheckpointConfig:
         self.enc_key = enc_key
         self.enc_mode = enc_mode
         self.exception_save = exception_save
-        self.crc_check = crc_check
+        self.crc_check = True if crc_check is None else crc_check
         self.remove_redundancy = remove_redundancy
         self.format = format
         self.kwargs = kwargs
