@@ -24,6 +24,7 @@ import jax.numpy as jnp
 from jax.scipy.special import xlogy
 
 from mindjax.cells.cell import Cell
+from mindjax.common.checks import check_index_range
 from mindjax.common.tensor import as_array as _arr
 
 __all__ = ["LossBase", "L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss",
@@ -201,6 +202,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if labels.shape != logits.shape[:-1]:
                 raise ValueError(f"{self._where()}, sparse 'labels' must have shape "
                                  f"{tuple(logits.shape[:-1])}, got {tuple(labels.shape)}")
+            if not jnp.issubdtype(labels.dtype, jnp.integer):
+                raise TypeError(f"{self._where()}, sparse 'labels' must be integers, got {labels.dtype}")
+            check_index_range(self._where(), "labels", labels, 0, logits.shape[-1])
             picked = jnp.take_along_axis(log_p, labels.astype(jnp.int32)[..., None], axis=-1)
             loss = -picked[..., 0]
         else:
@@ -276,17 +280,19 @@ class NLLLoss(LossBase):
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
         logits, labels = _arr(logits), _arr(labels)
-        _check_index_labels(logits, labels, self._where())
+        _check_index_labels(logits, labels, self._where(), self.ignore_index)
         return _nll(logits, labels, self.weight, self.ignore_index, self.reduction, 0.0)
 
 
-def _check_index_labels(logits: jax.Array, labels: jax.Array, where: str) -> None:
+def _check_index_labels(logits: jax.Array, labels: jax.Array, where: str, ignore_index: int) -> None:
     expected = () if logits.ndim == 1 else (logits.shape[0],) + tuple(logits.shape[2:])
     if labels.shape != expected:
         raise ValueError(f"{where}, class-index 'labels' must have shape {expected} for 'logits' of "
                          f"shape {tuple(logits.shape)}, got {tuple(labels.shape)}")
     if not jnp.issubdtype(labels.dtype, jnp.integer):
         raise TypeError(f"{where}, class-index 'labels' must be integers, got {labels.dtype}")
+    classes = logits.shape[0 if logits.ndim == 1 else 1]
+    check_index_range(where, "labels", labels, 0, classes, allowed=ignore_index)
 
 
 class CrossEntropyLoss(LossBase):
@@ -329,7 +335,7 @@ class CrossEntropyLoss(LossBase):
             raise ValueError(f"{self._where()}, 'labels' must have the rank of 'logits' "
                              f"(probabilities) or one less (class indices), got shapes "
                              f"{tuple(logits.shape)} and {tuple(labels.shape)}")
-        _check_index_labels(logits, labels, self._where())
+        _check_index_labels(logits, labels, self._where(), self.ignore_index)
         return _nll(log_p, labels, self.weight, self.ignore_index, self.reduction,
                     self.label_smoothing)
 

@@ -27,6 +27,7 @@ import jax
 import numpy as np
 
 from mindjax import context
+from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable, stop_tracking, track_access
 from mindjax.cells.state import collect_variables, structure_version
@@ -176,10 +177,12 @@ class CompiledFunction:
     def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any]]:
         args, kwargs = _join_args(dynamic, key)
         variables = self.variables[:len(values)]
-        out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
+        # Value checks (out-of-range indices) come back as outputs; see mindjax.common.checks.
+        with collect_checks() as checks:
+            out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
         written = [i for i, (a, b) in enumerate(zip(values, new_values)) if a is not b]
         self._written[(key, len(values))] = written
-        return out, [new_values[i] for i in written]
+        return (out, checks_output(checks)), [new_values[i] for i in written]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         dynamic, key = _split_args(args, kwargs)
@@ -192,6 +195,9 @@ class CompiledFunction:
                 add_new_variables(self.variables, self._ids, grow, self.where)
                 continue
             break
+        out, checked = out
+        # A failed check raises before any Variable is written: the call changes no state.
+        raise_failed_checks(checked)
         for i, val in zip(self._written[(key, len(values))], new):
             object.__setattr__(variables[i], "_raw", val)
         return out
