@@ -24,6 +24,7 @@ import jax.numpy as jnp
 from jax.scipy.special import xlogy
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers._inputs import broadcast_pair, tensor_input
 from mindjax.common.checks import check_index_range
 from mindjax.common.tensor import as_array as _arr
 
@@ -117,14 +118,16 @@ class L1Loss(LossBase):
     """``|logits - labels|``, reduced (default ``'mean'``)."""
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        return self.get_loss(jnp.abs(_arr(logits) - _arr(labels)))
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
+        return self.get_loss(jnp.abs(logits - labels))
 
 
 class MSELoss(LossBase):
     """``(logits - labels)^2``, reduced (default ``'mean'``)."""
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        return self.get_loss(jnp.square(_arr(logits) - _arr(labels)))
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
+        return self.get_loss(jnp.square(logits - labels))
 
 
 class SmoothL1Loss(LossBase):
@@ -144,7 +147,8 @@ class SmoothL1Loss(LossBase):
         self.beta = beta
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         _check_same_shape(logits, labels, ("logits", "labels"), self._where())
         diff = jnp.abs(logits - labels)
         if self.beta == 0:
@@ -171,7 +175,8 @@ class HuberLoss(LossBase):
         self.delta = delta
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        diff = jnp.abs(_arr(logits) - _arr(labels))
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
+        diff = jnp.abs(logits - labels)
         loss = jnp.where(diff < self.delta, 0.5 * jnp.square(diff), self.delta * (diff - 0.5 * self.delta))
         return self.get_loss(loss)
 
@@ -196,7 +201,8 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         self.sparse = sparse
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         log_p = jax.nn.log_softmax(logits, axis=-1)
         if self.sparse:
             if labels.shape != logits.shape[:-1]:
@@ -279,7 +285,8 @@ class NLLLoss(LossBase):
         self.weight = _check_class_weight(weight, "NLLLoss")
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         _check_index_labels(logits, labels, self._where(), self.ignore_index)
         return _nll(logits, labels, self.weight, self.ignore_index, self.reduction, 0.0)
 
@@ -323,7 +330,8 @@ class CrossEntropyLoss(LossBase):
         self.label_smoothing = label_smoothing
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         if logits.dtype not in (jnp.float16, jnp.float32):
             raise TypeError(f"{self._where()}, 'logits' must be float16 or float32, got {logits.dtype}")
         class_dim = 0 if logits.ndim == 1 else 1
@@ -372,7 +380,7 @@ class BCELoss(LossBase):
         self.weight = _optional_array(weight, "weight", "BCELoss")
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        x, y = _arr(logits), _arr(labels)
+        x, y = tensor_input(self._where(), "logits", logits), tensor_input(self._where(), "labels", labels)
         _check_same_shape(x, y, ("logits", "labels"), self._where())
         loss = -(y * jnp.log(x + self._EPS) + (1 - y) * jnp.log(1 - x + self._EPS))
         if self.weight is not None:
@@ -398,7 +406,7 @@ class BCEWithLogitsLoss(LossBase):
         self.pos_weight = _optional_array(pos_weight, "pos_weight", "BCEWithLogitsLoss")
 
     def construct(self, input: Any, target: Any) -> jax.Array:  # noqa: A002 (MindSpore's name)
-        x, y = _arr(input), _arr(target)
+        x, y = tensor_input(self._where(), "input", input), tensor_input(self._where(), "target", target)
         _check_same_shape(x, y, ("input", "target"), self._where())
         log_weight = 1.0 if self.pos_weight is None else (self.pos_weight.astype(x.dtype) - 1) * y + 1
         loss = (1 - y) * x + log_weight * jax.nn.softplus(-x)
@@ -420,7 +428,8 @@ class KLDivLoss(LossBase):
     _allowed_reductions = ("none", "mean", "batchmean", "sum")
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         _check_same_shape(logits, labels, ("logits", "labels"), self._where())
         loss = xlogy(labels, labels) - labels * logits
         if self.reduction == "none":
