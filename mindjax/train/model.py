@@ -11,9 +11,9 @@ Unlike MindSpore in PYNATIVE mode, ``Model`` always compiles its steps: the
 numbers are the same and the speed is that of GRAPH mode.
 
 Unlike MindSpore, a step whose loss is NaN or Inf does not change the weights
-(the compiled step keeps its old state), and ``train`` raises
-:class:`NonFiniteLossError` naming the epoch and step at its next host sync:
-after the following step is dispatched, or at the end of a sink. Out-of-range
+(the compiled step keeps its old state, and so do the steps after it), and
+``train`` raises :class:`NonFiniteLossError` naming the epoch and step at its
+next host sync: every 32 steps, at the end of an epoch, or at the end of a sink. Out-of-range
 labels and indices are reported the same way (``IndexValueError``).
 ``Model(..., nonfinite_loss='skip')`` skips such steps and keeps training;
 ``'apply'`` applies them, as MindSpore does.
@@ -52,6 +52,8 @@ __all__ = ["Model", "NonFiniteLossError"]
 
 _KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level", "nonfinite_loss")
 _NONFINITE_POLICIES = ("raise", "skip", "apply")
+# Steps between two reads of the failure flags in a non-sink loop (and at each epoch end).
+_CHECK_EVERY = 32
 
 
 class NonFiniteLossError(RuntimeError):
@@ -275,7 +277,7 @@ class Model:
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)
-            pending = None
+            pending: list[Any] = []
             for batch in source.epoch():
                 if needs_pair and len(batch) != 2:
                     raise ValueError(f"For 'Model.train', when 'loss_fn' is set each batch must have 2 elements "
@@ -286,15 +288,15 @@ class Model:
                 step_begin(run_context)
                 program = program_for()
                 cb["net_outputs"] = program(batch)
-                # The previous step's flags: reading them waits for that step only, while this one runs.
-                if pending is not None:
-                    self._check_step(*pending)
-                pending = (program, program.last_report, i + 1, cb.cur_step_num, cb.batch_num)
+                # The flags are read a block of steps at a time: one host round trip per block. A failed
+                # step halts the updates on the device at once, so the weights stay those before it.
+                pending.append((program, program.last_report, i + 1, cb.cur_step_num, cb.batch_num))
+                if len(pending) >= _CHECK_EVERY:
+                    self._check_steps(pending)
                 step_end(run_context)
                 if run_context._stop_requested:
                     break
-            if pending is not None:
-                self._check_step(*pending)
+            self._check_steps(pending)
             self._warn_skipped(i + 1)
             self._finish_epoch(run_context, callbacks, cb, valid_infos)
             if run_context._stop_requested:
@@ -339,6 +341,14 @@ class Model:
     def _step_text(epoch: int, step: int, batch_num: int) -> str:
         in_epoch = f" (step {(step - 1) % batch_num + 1} of the epoch)" if 0 < batch_num < step else ""
         return f"epoch {epoch}, step {step}{in_epoch}"
+
+    def _check_steps(self, pending: list[Any]) -> None:
+        """Check the reports of the steps in ``pending`` (one transfer), in order, and empty it."""
+        reports = jax.device_get([p[1] for p in pending])
+        items = [(p[0], report) + tuple(p[2:]) for p, report in zip(pending, reports)]
+        pending.clear()
+        for item in items:
+            self._check_step(*item)
 
     def _check_step(self, program: StepProgram, report: Any, epoch: int, step: int, batch_num: int) -> None:
         """Raise for (or count) the step's non-finite loss or failed value check; its update was not applied."""
