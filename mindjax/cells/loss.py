@@ -25,6 +25,8 @@ from jax.scipy.special import xlogy
 
 from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers._inputs import broadcast_pair, tensor_input
+from mindjax.common.checks import check_index_range
 from mindjax.common.tensor import as_array as _arr
 
 __all__ = ["LossBase", "L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss",
@@ -117,14 +119,16 @@ class L1Loss(LossBase):
     """``|logits - labels|``, reduced (default ``'mean'``)."""
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        return self.get_loss(jnp.abs(_arr(logits) - _arr(labels)))
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
+        return self.get_loss(jnp.abs(logits - labels))
 
 
 class MSELoss(LossBase):
     """``(logits - labels)^2``, reduced (default ``'mean'``)."""
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        return self.get_loss(jnp.square(_arr(logits) - _arr(labels)))
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
+        return self.get_loss(jnp.square(logits - labels))
 
 
 class SmoothL1Loss(LossBase):
@@ -144,7 +148,8 @@ class SmoothL1Loss(LossBase):
         self.beta = beta
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         _check_same_shape(logits, labels, ("logits", "labels"), self._where())
         diff = jnp.abs(logits - labels)
         if self.beta == 0:
@@ -171,7 +176,8 @@ class HuberLoss(LossBase):
         self.delta = delta
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        diff = jnp.abs(_arr(logits) - _arr(labels))
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
+        diff = jnp.abs(logits - labels)
         loss = jnp.where(diff < self.delta, 0.5 * jnp.square(diff), self.delta * (diff - 0.5 * self.delta))
         return self.get_loss(loss)
 
@@ -196,12 +202,16 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         self.sparse = sparse
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         log_p = jax.nn.log_softmax(logits, axis=-1)
         if self.sparse:
             if labels.shape != logits.shape[:-1]:
                 raise ValueError(f"{self._where()}, sparse 'labels' must have shape "
                                  f"{tuple(logits.shape[:-1])}, got {tuple(labels.shape)}")
+            if not jnp.issubdtype(labels.dtype, jnp.integer):
+                raise TypeError(f"{self._where()}, sparse 'labels' must be integers, got {labels.dtype}")
+            check_index_range(self._where(), "labels", labels, 0, logits.shape[-1])
             picked = jnp.take_along_axis(log_p, labels.astype(jnp.int32)[..., None], axis=-1)
             loss = -picked[..., 0]
         else:
@@ -276,18 +286,21 @@ class NLLLoss(LossBase):
         self.weight = _check_class_weight(weight, "NLLLoss")
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
-        _check_index_labels(logits, labels, self._where())
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
+        _check_index_labels(logits, labels, self._where(), self.ignore_index)
         return _nll(logits, labels, self.weight, self.ignore_index, self.reduction, 0.0)
 
 
-def _check_index_labels(logits: jax.Array, labels: jax.Array, where: str) -> None:
+def _check_index_labels(logits: jax.Array, labels: jax.Array, where: str, ignore_index: int) -> None:
     expected = () if logits.ndim == 1 else (logits.shape[0],) + tuple(logits.shape[2:])
     if labels.shape != expected:
         raise ValueError(f"{where}, class-index 'labels' must have shape {expected} for 'logits' of "
                          f"shape {tuple(logits.shape)}, got {tuple(labels.shape)}")
     if not jnp.issubdtype(labels.dtype, jnp.integer):
         raise TypeError(f"{where}, class-index 'labels' must be integers, got {labels.dtype}")
+    classes = logits.shape[0 if logits.ndim == 1 else 1]
+    check_index_range(where, "labels", labels, 0, classes, allowed=ignore_index)
 
 
 class CrossEntropyLoss(LossBase):
@@ -318,7 +331,8 @@ class CrossEntropyLoss(LossBase):
         self.label_smoothing = label_smoothing
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         if logits.dtype not in (jnp.float16, jnp.float32):
             raise TypeError(f"{self._where()}, 'logits' must be float16 or float32, got {logits.dtype}")
         class_dim = 0 if logits.ndim == 1 else 1
@@ -330,7 +344,7 @@ class CrossEntropyLoss(LossBase):
             raise ValueError(f"{self._where()}, 'labels' must have the rank of 'logits' "
                              f"(probabilities) or one less (class indices), got shapes "
                              f"{tuple(logits.shape)} and {tuple(labels.shape)}")
-        _check_index_labels(logits, labels, self._where())
+        _check_index_labels(logits, labels, self._where(), self.ignore_index)
         return _nll(log_p, labels, self.weight, self.ignore_index, self.reduction,
                     self.label_smoothing)
 
@@ -367,7 +381,7 @@ class BCELoss(LossBase):
         self.weight = _optional_array(weight, "weight", "BCELoss")
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        x, y = _arr(logits), _arr(labels)
+        x, y = tensor_input(self._where(), "logits", logits), tensor_input(self._where(), "labels", labels)
         _check_same_shape(x, y, ("logits", "labels"), self._where())
         loss = -(y * jnp.log(x + self._EPS) + (1 - y) * jnp.log(1 - x + self._EPS))
         if self.weight is not None:
@@ -393,7 +407,7 @@ class BCEWithLogitsLoss(LossBase):
         self.pos_weight = _optional_array(pos_weight, "pos_weight", "BCEWithLogitsLoss")
 
     def construct(self, input: Any, target: Any) -> jax.Array:  # noqa: A002 (MindSpore's name)
-        x, y = _arr(input), _arr(target)
+        x, y = tensor_input(self._where(), "input", input), tensor_input(self._where(), "target", target)
         _check_same_shape(x, y, ("input", "target"), self._where())
         log_weight = 1.0 if self.pos_weight is None else (self.pos_weight.astype(x.dtype) - 1) * y + 1
         loss = (1 - y) * x + log_weight * jax.nn.softplus(-x)
@@ -415,7 +429,8 @@ class KLDivLoss(LossBase):
     _allowed_reductions = ("none", "mean", "batchmean", "sum")
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
-        logits, labels = _arr(logits), _arr(labels)
+        logits, labels = (tensor_input(self._where(), "logits", logits),
+                          tensor_input(self._where(), "labels", labels))
         _check_same_shape(logits, labels, ("logits", "labels"), self._where())
         loss = xlogy(labels, labels) - labels * logits
         if self.reduction == "none":

@@ -30,6 +30,7 @@ import numpy as np
 from mindjax.common.tensor import Tensor
 from mindjax.cells.loss import _reduce
 from mindjax.common import random as _random
+from mindjax.common.checks import check_index_range as _check_index_range
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import as_array as _arr, tensor_op
 from mindjax.common.variable import Variable
@@ -761,17 +762,22 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
 
     Arguments:
         input_params: the source array.
-        input_indices: integer indices; out-of-range indices give 0.
+        input_indices: integer indices in ``[-N, N)`` for an axis of size N (negative
+            ones count from the end, as MindSpore's kernel takes them).
         axis: the axis to index.
         batch_dims: leading dimensions shared by params and indices.
 
     Returns:
         array of shape ``params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]``.
+
+    Raises:
+        IndexValueError: an index outside ``[-N, N)`` (in compiled code, when the call returns).
     """
     x, idx = _arr(input_params), _arr(input_indices)
     if not jnp.issubdtype(idx.dtype, jnp.integer):
         raise TypeError(f"'input_indices' must be an integer array, got {idx.dtype}")
     ax = _axis("gather", axis, x.ndim)
+    _check_index_range("gather", "input_indices", idx, -x.shape[ax], x.shape[ax])
     if not 0 <= batch_dims <= _builtin_min(ax, idx.ndim):
         raise ValueError(f"'batch_dims' must be in [0, min(axis, indices rank)], got {batch_dims}")
 
@@ -2090,6 +2096,7 @@ def _class_nll(op: str, logp: Any, target: Any, weight: Any, ignore_index: int, 
     if target.shape != logp.shape[:1] + logp.shape[2:]:
         raise ValueError(f"For '{op}', class-index target must have shape {logp.shape[:1] + logp.shape[2:]}, "
                          f"got {target.shape}")
+    _check_index_range(op, "target", target, 0, c, allowed=ignore_index)
     keep = target != ignore_index
     safe = jnp.where(keep, target, 0).astype(jnp.int32)
     picked = jnp.squeeze(jnp.take_along_axis(logp, jnp.expand_dims(safe, 1), axis=1), 1)

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.checks import check_index_range as _check_index_range
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
 from mindjax.ops.functional import _arr, _axis, _key, _named, _shape_arg
@@ -353,6 +354,7 @@ def embedding(input: Any, weight: Any, padding_idx: int | None = None, max_norm:
     if w.ndim != 2:
         raise ValueError(f"'weight' must be 2-D, got shape {w.shape}")
     n = w.shape[0]
+    _check_index_range("embedding", "input", idx, -n, n)
     if padding_idx is not None:
         if not -n <= int(padding_idx) < n:
             raise ValueError(f"'padding_idx' must be in [{-n}, {n}), got {padding_idx}")

@@ -6,7 +6,7 @@ Example:
 import importlib.util as _importlib_util
 
 from mindjax.train import amp, callback, loss_scale_manager, metrics
-from mindjax.train.model import Model
+from mindjax.train.model import Model, NonFiniteLossError
 from mindjax.train.callback import *  # noqa: F401,F403
 from mindjax.train.metrics import *  # noqa: F401,F403
 from mindjax.train.loss_scale import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
@@ -14,7 +14,7 @@ from mindjax.train.amp import build_train_network
 from mindjax.train.summary import SummaryRecord
 from mindjax.train.progress import ProgressBar
 
-__all__ = (["Model", "amp", "callback", "metrics", "DynamicLossScaleManager", "FixedLossScaleManager",
+__all__ = (["Model", "NonFiniteLossError", "amp", "callback", "metrics", "DynamicLossScaleManager", "FixedLossScaleManager",
             "LossScaleManager", "build_train_network", "SummaryRecord", "ProgressBar"]
            + callback.__all__ + metrics.__all__)
 

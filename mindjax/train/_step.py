@@ -9,15 +9,23 @@ aliased to the output of the same Variable.
 
 ``run_sink`` runs ``lax.scan`` of the same step over a stacked block of
 batches: N steps in one XLA call, traced once.
+
+A step whose loss is not finite (NaN or Inf), or in which a value check failed
+(an out-of-range label or index, see :mod:`mindjax.common.checks`), keeps the
+state it started with: every Variable's new value goes through one select on
+a scalar flag, which XLA fuses into the update. The flags come back with the
+outputs (``last_report``) and ``Model`` raises from them at its next host sync.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 import jax
+import jax.numpy as jnp
 from jax import lax
 
 from mindjax.cells.state import collect_variables
+from mindjax.common.checks import any_failed, checks_output, collect_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
@@ -30,17 +38,54 @@ def _strong(x: Any) -> Any:
     return lax.convert_element_type(x, x.dtype)
 
 
+def _loss_of(out: Any) -> Any:
+    """The loss in a training Cell's output: the output, or its first element."""
+    while isinstance(out, (tuple, list)) and out:
+        out = out[0]
+    return out
+
+
+def loss_is_finite(out: Any) -> Any:
+    """A traced bool: the loss in ``out`` holds no NaN or Inf (True when it is not a float array)."""
+    loss = _loss_of(out)
+    if not hasattr(loss, "dtype") or not jnp.issubdtype(loss.dtype, jnp.inexact):
+        return jnp.asarray(True)
+    return jnp.all(jnp.isfinite(loss))
+
+
+def _exempt_ids(cell: Any) -> set[int]:
+    # The loss scale must still drop after an overflow that the step skips.
+    exempt: set[int] = set()
+    manager = getattr(cell, "loss_scaling_manager", None)
+    if manager is not None:
+        exempt.update(id(v) for v in collect_variables(manager))
+    sense = getattr(cell, "scale_sense", None)
+    if isinstance(sense, Variable):
+        exempt.add(id(sense))
+    return exempt
+
+
 class StepProgram:
     """``cell(*batch)`` compiled over the Cell tree's state, with donation.
 
     Arguments:
         cell: the training Cell (``TrainOneStepCell`` or any Cell).
+        guard_loss: skip the update of a step whose loss is not finite (and
+            report it); ``False`` applies every update, as MindSpore does.
     """
 
-    def __init__(self, cell: Any) -> None:
+    def __init__(self, cell: Any, guard_loss: bool = True, halt_on_nonfinite: bool = True) -> None:
         self.cell = cell
-        self.variables: list[Variable] = collect_variables(cell) + [RNG_STATE]
+        self.guard_loss = guard_loss
+        self.halt_on_nonfinite = halt_on_nonfinite and guard_loss
+        # Set on the device by a failed step: later steps, dispatched before the host has looked,
+        # skip their updates too, so the state stays that before the failure until release_halt().
+        self._halt = Variable(jnp.asarray(False))
+        self.variables: list[Variable] = collect_variables(cell) + [RNG_STATE, self._halt]
         self._ids = {id(v) for v in self.variables}
+        self._exempt = _exempt_ids(cell) | {id(self._halt)}
+        # (loss finite, value checks) of the last call, on the device; stacked over steps after run_sink.
+        self.last_report: Any = None
         self._single = jax.jit(self._pure_single, donate_argnums=(0,))
         self._sink = jax.jit(self._pure_sink, donate_argnums=(0,))
         # Per Variable, in a parallel mode: the batch is split and the state laid out on the mesh.
@@ -52,12 +97,23 @@ class StepProgram:
         shardings = self._shardings
         if shardings is not None:
             batch = _dp.constrain_batch(batch)
-        out, new_values = run_over_state(self.variables, values, self._ids,
-                                         lambda: self.cell._call_impl(tuple(batch), {}))
+        with collect_checks() as checks:
+            out, new_values = run_over_state(self.variables, values, self._ids,
+                                             lambda: self.cell._call_impl(tuple(batch), {}))
+        checked = checks_output(checks)
+        finite = loss_is_finite(out) if self.guard_loss else jnp.asarray(True)
+        if self.guard_loss or checked:
+            where = next(i for i, var in enumerate(self.variables) if var is self._halt)
+            halted, failed = values[where], any_failed(checked)
+            keep = jnp.logical_not(finite) | failed | halted
+            new_values = [new if new is old or id(var) in self._exempt else jnp.where(keep, old, new)
+                          for var, old, new in zip(self.variables, values, new_values)]
+            latch = failed | jnp.logical_not(finite) if self.halt_on_nonfinite else failed
+            new_values[where] = halted | latch
         if shardings is not None:
             # Pins the output layout, so the next step's inputs need no move.
             new_values = [lax.with_sharding_constraint(v, s) for v, s in zip(new_values, shardings)]
-        return out, new_values
+        return (out, (finite, checked)), new_values
 
     def _pure_single(self, values: list[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         return self._run(values, batch)
@@ -93,7 +149,12 @@ class StepProgram:
             break
         for var, val in zip(variables, new):
             object.__setattr__(var, "_raw", val)
+        out, self.last_report = out
         return out
+
+    def release_halt(self) -> None:
+        """Let later steps update the state again after a failure was reported."""
+        object.__setattr__(self._halt, "_raw", jnp.asarray(False))
 
     def __call__(self, batch: tuple[Any, ...]) -> Any:
         """Run one step on ``batch``; return the Cell's output."""

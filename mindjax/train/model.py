@@ -10,6 +10,14 @@ thread while the device computes.
 Unlike MindSpore in PYNATIVE mode, ``Model`` always compiles its steps: the
 numbers are the same and the speed is that of GRAPH mode.
 
+Unlike MindSpore, a step whose loss is NaN or Inf does not change the weights
+(the compiled step keeps its old state, and so do the steps after it), and
+``train`` raises :class:`NonFiniteLossError` naming the epoch and step at its
+next host sync: every 32 steps, at the end of an epoch, or at the end of a sink. Out-of-range
+labels and indices are reported the same way (``IndexValueError``).
+``Model(..., nonfinite_loss='skip')`` skips such steps and keeps training;
+``'apply'`` applies them, as MindSpore does.
+
 Example:
     >>> model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True), opt, metrics={"acc"})  # doctest: +SKIP
     >>> model.train(2, train_batches, callbacks=[LossMonitor()])                                 # doctest: +SKIP
@@ -19,15 +27,18 @@ Example:
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import Any
 
 import jax
+import numpy as np
 
 from mindjax.common.tensor import Tensor
 from mindjax import context
 from mindjax.cells.cell import Cell
 from mindjax.cells.state import structure_version
 from mindjax.cells.wrap.cell_wrapper import WithEvalCell, WithLossCell
+from mindjax.common.checks import raise_failed_checks
 from mindjax.train._data import DataSource
 from mindjax.parallel import mesh as _mesh
 from mindjax.train._step import StepProgram
@@ -38,9 +49,16 @@ from mindjax.train.loss_scale import LossScaleManager
 from mindjax.train.metrics import Loss, get_metrics
 from mindjax.transforms.jit import _cell_signature, compiled_for_cell
 
-__all__ = ["Model"]
+__all__ = ["Model", "NonFiniteLossError"]
 
-_KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
+_KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level", "nonfinite_loss")
+_NONFINITE_POLICIES = ("raise", "skip", "apply")
+# Steps between two reads of the failure flags in a non-sink loop (and at each epoch end).
+_CHECK_EVERY = 32
+
+
+class NonFiniteLossError(RuntimeError):
+    """``Model.train`` met a NaN or Inf loss; that step's update was not applied."""
 
 
 def _check_int(who: str, name: str, value: Any, minimum: int) -> None:
@@ -68,6 +86,13 @@ class Model:
         boost_level: accepted for compatibility.
         loss_scale_manager: a LossScaleManager (keyword).
         keep_batchnorm_fp32: keep BatchNorm in float32 (keyword).
+        nonfinite_loss: what a training step with a NaN or Inf loss does (keyword):
+            ``'raise'`` (default) keeps the weights of the step before and raises
+            :class:`NonFiniteLossError`; ``'skip'`` keeps them and trains on,
+            warning once per epoch with the count; ``'apply'`` applies the update,
+            as MindSpore does. With loss scaling (``loss_scale_manager`` or a
+            loss-scaling training Cell) the default skips the step silently and
+            lowers the scale, as MindSpore's overflow handling does.
     """
 
     def __init__(self, network: Cell, loss_fn: Any = None, optimizer: Any = None, metrics: Any = None,
@@ -88,6 +113,11 @@ class Model:
                             f"got {type(manager).__name__}")
         if manager is not None and optimizer is None:
             raise ValueError("For 'Model', 'optimizer' can not be None when 'loss_scale_manager' is set")
+        self._nonfinite = kwargs.get("nonfinite_loss")
+        if self._nonfinite is not None and self._nonfinite not in _NONFINITE_POLICIES:
+            raise ValueError(f"For 'Model', 'nonfinite_loss' must be one of {', '.join(_NONFINITE_POLICIES)}, "
+                             f"got {self._nonfinite!r}")
+        self._skipped_steps: list[tuple[int, int]] = []
         self._network = network
         self._loss_fn = loss_fn
         self._optimizer = optimizer
@@ -97,6 +127,10 @@ class Model:
         self._amp_config = {k: kwargs[k] for k in ("loss_scale_manager", "keep_batchnorm_fp32") if k in kwargs}
         self._metrics = metrics
         self._train_network = self._build_train_network()
+        if self._nonfinite is None:
+            # With loss scaling an overflowing step is routine: it is skipped and the scale drops.
+            loss_scaled = hasattr(self._train_network, "loss_scaling_manager")
+            self._nonfinite = "overflow" if loss_scaled else "raise"
         self._eval_network = eval_network
         self._eval_indexes = eval_indexes
         self._build_eval_network(metrics, eval_network, eval_indexes)
@@ -156,7 +190,9 @@ class Model:
             sig = _cell_signature(self._train_network)
             program = self._programs.get(sig)
             if program is None:
-                program = self._programs[sig] = StepProgram(self._train_network)
+                program = self._programs[sig] = StepProgram(self._train_network,
+                                                            guard_loss=self._nonfinite != "apply",
+                                                            halt_on_nonfinite=self._nonfinite == "raise")
             self._program = program
             self._program_version = version
         return self._program  # type: ignore[return-value]
@@ -242,6 +278,7 @@ class Model:
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)
+            pending: list[Any] = []
             for batch in source.epoch():
                 if needs_pair and len(batch) != 2:
                     raise ValueError(f"For 'Model.train', when 'loss_fn' is set each batch must have 2 elements "
@@ -250,10 +287,18 @@ class Model:
                 # A list, as MindSpore's tuple iterators yield each row.
                 cb["train_dataset_element"] = list(batch)
                 step_begin(run_context)
-                cb["net_outputs"] = program_for()(batch)
+                program = program_for()
+                cb["net_outputs"] = program(batch)
+                # The flags are read a block of steps at a time: one host round trip per block. A failed
+                # step halts the updates on the device at once, so the weights stay those before it.
+                pending.append((program, program.last_report, i + 1, cb.cur_step_num, cb.batch_num))
+                if len(pending) >= _CHECK_EVERY:
+                    self._check_steps(pending)
                 step_end(run_context)
                 if run_context._stop_requested:
                     break
+            self._check_steps(pending)
+            self._warn_skipped(i + 1)
             self._finish_epoch(run_context, callbacks, cb, valid_infos)
             if run_context._stop_requested:
                 break
@@ -279,14 +324,81 @@ class Model:
             cb.train_dataset_element = tuple(_last_step(blocks[-1][0]))
             callbacks.on_train_step_begin(run_context)
             outputs = None
-            for stacked, _ in blocks:
-                outputs = self._train_program().run_sink(stacked)
+            first = cb.cur_step_num - sum(n for _, n in blocks)
+            for stacked, n in blocks:
+                program = self._train_program()
+                outputs = program.run_sink(stacked)
+                self._check_sink(program, i + 1, first, cb.batch_num)
+                first += n
+            self._warn_skipped(i + 1)
             cb.net_outputs = _last_step(outputs)
             callbacks.on_train_step_end(run_context)
             self._finish_epoch(run_context, callbacks, cb, valid_infos)
             if run_context._stop_requested:
                 break
         callbacks.on_train_end(run_context)
+
+    @staticmethod
+    def _step_text(epoch: int, step: int, batch_num: int) -> str:
+        in_epoch = f" (step {(step - 1) % batch_num + 1} of the epoch)" if 0 < batch_num < step else ""
+        return f"epoch {epoch}, step {step}{in_epoch}"
+
+    def _check_steps(self, pending: list[Any]) -> None:
+        """Check the reports of the steps in ``pending`` (one transfer), in order, and empty it."""
+        reports = jax.device_get([p[1] for p in pending])
+        items = [(p[0], report) + tuple(p[2:]) for p, report in zip(pending, reports)]
+        pending.clear()
+        for item in items:
+            self._check_step(*item)
+
+    def _check_step(self, program: StepProgram, report: Any, epoch: int, step: int, batch_num: int) -> None:
+        """Raise for (or count) the step's non-finite loss or failed value check; its update was not applied."""
+        finite, checks = report
+        self._raise_for(program, checks, self._step_text(epoch, step, batch_num))
+        if self._nonfinite != "apply" and not bool(finite):
+            self._nonfinite_step(program, epoch, step, self._step_text(epoch, step, batch_num))
+
+    def _check_sink(self, program: StepProgram, epoch: int, first_step: int, batch_num: int) -> None:
+        finite, checks = jax.device_get(program.last_report)
+        if checks:
+            failed = np.asarray(checks[0]).any(axis=1)
+            if failed.any():
+                step = first_step + int(np.argmax(failed)) + 1
+                self._raise_for(program, checks, self._step_text(epoch, step, batch_num))
+        if self._nonfinite == "apply":
+            return
+        for k in np.flatnonzero(~np.asarray(finite, bool)):
+            step = first_step + int(k) + 1
+            self._nonfinite_step(program, epoch, step, self._step_text(epoch, step, batch_num))
+
+    @staticmethod
+    def _raise_for(program: StepProgram, checks: Any, where: str) -> None:
+        try:
+            raise_failed_checks(checks, f" (Model.train, {where}; that step's update and those of the steps "
+                                        f"dispatched after it were not applied)")
+        except Exception:
+            program.release_halt()
+            raise
+
+    def _nonfinite_step(self, program: StepProgram, epoch: int, step: int, where: str) -> None:
+        if self._nonfinite == "overflow":
+            return
+        if self._nonfinite == "skip":
+            self._skipped_steps.append((epoch, step))
+            return
+        program.release_halt()
+        raise NonFiniteLossError(
+            f"For 'Model.train', the loss is NaN or Inf at {where}. That step's update, and those of the steps "
+            f"dispatched after it, were not applied: the weights are those before it. Check the data and the "
+            f"learning rate, or pass Model(..., nonfinite_loss='skip') to skip such steps and keep training.")
+
+    def _warn_skipped(self, epoch: int) -> None:
+        skipped = [s for e, s in self._skipped_steps if e == epoch]
+        if skipped:
+            shown = ", ".join(map(str, skipped[:10])) + (" ..." if len(skipped) > 10 else "")
+            warnings.warn(f"Model.train: epoch {epoch} skipped {len(skipped)} step(s) with a NaN or Inf loss "
+                          f"(steps {shown}); their updates were not applied", RuntimeWarning, stacklevel=3)
+            self._skipped_steps = [(e, s) for e, s in self._skipped_steps if e != epoch]
 
     # -- evaluation ----------------------------------------------------------
     def _eval_during_train(self, valid_infos: Any, cb: Any, callbacks: _CallbackList) -> None:

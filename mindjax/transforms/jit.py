@@ -27,6 +27,7 @@ import jax
 import numpy as np
 
 from mindjax import context
+from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable, stop_tracking, track_access
@@ -189,13 +190,15 @@ class CompiledFunction:
         inputs = _input_tensors((args, kwargs))
         before = [t._raw for t in inputs]
         variables = self.variables[:len(values)]
-        out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
+        # Value checks (out-of-range indices) come back as outputs; see mindjax.common.checks.
+        with collect_checks() as checks:
+            out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
         written = [i for i, (a, b) in enumerate(zip(values, new_values)) if a is not b]
         # An in-place write to an input Tensor (``x[0] = 1`` in construct) is written back to the
         # caller's Tensor, as MindSpore does.
         changed = [i for i, (t, b) in enumerate(zip(inputs, before)) if t._raw is not b]
         self._written[(key, len(values))] = (written, changed)
-        return out, [new_values[i] for i in written], [inputs[i]._raw for i in changed]
+        return (out, checks_output(checks)), [new_values[i] for i in written], [inputs[i]._raw for i in changed]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         dynamic, key = _split_args(args, kwargs)
@@ -208,6 +211,9 @@ class CompiledFunction:
                 add_new_variables(self.variables, self._ids, grow, self.where)
                 continue
             break
+        out, checked = out
+        # A failed check raises before any Variable is written: the call changes no state.
+        raise_failed_checks(checked)
         written, changed = self._written[(key, len(values))]
         for i, val in zip(written, new):
             object.__setattr__(variables[i], "_raw", val)

@@ -98,7 +98,7 @@ def test_large_tensor_written_in_slices_loads_in_mindspore(tmp_path, monkeypatch
     monkeypatch.setattr(ckpt_format, "_SLICE_BYTES", 64)
     value = np.arange(100, dtype=np.float32).reshape(10, 10)
     path = str(tmp_path / "big.ckpt")
-    mj.train.save_checkpoint({"big": mj.Parameter(mj.Tensor(value), name="big")}, path)
+    mj.train.save_checkpoint({"big": mj.Parameter(mj.Tensor(value), name="big")}, path, crc_check=False)
     message = ckpt_format.Checkpoint()
     message.ParseFromString((tmp_path / "big.ckpt").read_bytes())
     assert [v.tag for v in message.value] == ["big"] * 7
@@ -119,3 +119,30 @@ def test_safetensors_round_trip_both_ways(tmp_path):
     mindspore.save_checkpoint(ms_net, path, format="safetensors", crc_check=True)
     assert mj.train.load_checkpoint(path, net=mj_net, format="safetensors", crc_check=True)
     _assert_same_params_and_outputs(mj_net, ms_net, shape)
+
+
+@pytest.mark.parametrize("ms_crc_check", [True, False])
+def test_mindjax_default_crc_trailer_is_read_by_mindspore(tmp_path, ms_crc_check):
+    shape, mj_net, ms_net = _build("lenet")
+    _randomise_mj(mj_net, np.random.default_rng(0))
+    path = str(tmp_path / "default.ckpt")
+    mj.train.save_checkpoint(mj_net, path)  # the defaults: a CRC trailer in MindSpore's format
+    with open(path, "rb") as f:
+        assert f.read()[-17:-10] == b"crc_num"
+    loaded = mindspore.load_checkpoint(path, crc_check=ms_crc_check)
+    assert mindspore.load_param_into_net(ms_net, loaded, strict_load=True)[0] == []
+    _assert_same_params_and_outputs(mj_net, ms_net, shape)
+
+
+def test_mindspore_crc_file_is_checked_by_mindjax_by_default(tmp_path):
+    _, _, ms_net = _build("lenet")
+    path = tmp_path / "ms.ckpt"
+    mindspore.save_checkpoint(ms_net, str(path), crc_check=True)
+    assert "conv1.weight" in mj.train.load_checkpoint(str(path))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="Failed to read the checkpoint file"):  # MindSpore wraps its crc error
+        mindspore.load_checkpoint(str(path), crc_check=True)
+    with pytest.raises(ValueError, match=f"{path}: the CRC check failed"):
+        mj.train.load_checkpoint(str(path))

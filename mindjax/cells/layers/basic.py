@@ -135,7 +135,9 @@ class Dense(Cell):
         return initializer(init, shape, dtype)
 
     def construct(self, x: Any) -> jax.Array:
-        x = _arr(x)
+        from mindjax.cells.layers._inputs import float_input
+
+        x = float_input(self._where(), "x", x)
         if x.ndim == 0 or x.shape[-1] != self.in_channels:
             raise ValueError(f"{self._where()}, expected input of last dimension "
                              f"{self.in_channels}, got {tuple(x.shape)}")

@@ -27,6 +27,7 @@ import numpy as np
 
 from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers._inputs import float_input, nonempty_axes
 from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
@@ -159,14 +160,17 @@ class _Conv(Cell):
                 f"bias_init={self.bias_init}, format={self.data_format}")
 
     def _check_input(self, x: Any, layout: str) -> None:
-        """Raise if ``x`` is not of rank ``len(layout)`` with ``in_channels`` at 'C'."""
-        shape = tuple(getattr(x, "shape", ()))
+        """Raise unless ``x`` is a float Tensor of rank ``len(layout)`` with ``in_channels`` at 'C'
+        and no empty spatial dimension."""
+        x = float_input(self._where(), "x", x)
+        shape = tuple(x.shape)
         axis = layout.index("C")
         if len(shape) != len(layout) or shape[axis] != self.in_channels:
             expected = tuple(self.in_channels if c == "C" else c for c in layout)
             expected_text = "(" + ", ".join(str(e) for e in expected) + ")"
             raise ValueError(f"{self._where()}, expected input of shape {expected_text}, "
                              f"got {shape}")
+        nonempty_axes(self._where(), "x", x, [i for i, c in enumerate(layout) if c not in "NC"])
 
     def _pads(self, spatial: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
               dilation: Sequence[int], padding: Any) -> list[tuple[int, int]]:

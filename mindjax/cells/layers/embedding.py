@@ -23,6 +23,7 @@ from mindjax.common.tensor import Tensor, as_array
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common import dtype as mstype
+from mindjax.common.checks import check_index_range
 from mindjax.common.initializer import initializer
 
 __all__ = ["Embedding"]
@@ -103,9 +104,12 @@ class Embedding(Cell):
         ids = jnp.asarray(ids)
         if not jnp.issubdtype(ids.dtype, jnp.integer):
             raise TypeError(f"{self._where()}, 'ids' must be an integer Tensor, got dtype {ids.dtype}")
+        # MindSpore's Gather kernel rejects ids >= vocab_size and wraps negative ones.
+        check_index_range(self._where(), "ids", ids, -self.vocab_size, self.vocab_size)
         table = self.embedding_table._value
         flat = ids.reshape((-1,))
         if self.use_one_hot:
+            flat = jnp.where(flat < 0, flat + self.vocab_size, flat)
             one_hot = jax.nn.one_hot(flat, self.vocab_size, dtype=mstype.to_jax_dtype(self.dtype))
             rows = jnp.matmul(one_hot, table)
         else:

@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers._inputs import float_input, nonempty_axes
 from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
@@ -45,6 +46,12 @@ def _moments(x: Any, axes: tuple[int, ...]) -> tuple[Any, Any]:
     return mean, var
 
 
+def _check_eps(owner: str, eps: Any) -> None:
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not eps > 0 or eps != eps:
+        raise ValueError(f"For '{owner}', 'eps' must be a positive number (it keeps the variance away from 0), "
+                         f"got {eps!r}")
+
+
 class _BatchNorm(Cell):
     """Shared implementation of BatchNorm1d/2d (MindSpore's ``_BatchNorm``)."""
 
@@ -64,6 +71,7 @@ class _BatchNorm(Cell):
             raise ValueError(f"For '{name}', 'num_features' must be at least 1, got {num_features}")
         if not isinstance(momentum, numbers.Real) or not 0 <= momentum <= 1:
             raise ValueError(f"For '{name}', 'momentum' must be a number in [0, 1], got {momentum!r}")
+        _check_eps(name, eps)
         if data_format not in ("NCHW", "NHWC"):
             raise ValueError(f"For '{name}', 'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}")
         if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
@@ -94,7 +102,7 @@ class _BatchNorm(Cell):
                 f"moving_variance={self.moving_variance}")
 
     def _check_input(self, x: Any) -> int:
-        shape = tuple(getattr(x, "shape", ()))
+        shape = tuple(float_input(self._where(), "x", x).shape)
         if len(shape) not in self._ranks:
             raise ValueError(f"{self._where()}, expected input of rank "
                              f"{' or '.join(map(str, self._ranks))} {self._layout}, got shape {shape}")
@@ -102,6 +110,8 @@ class _BatchNorm(Cell):
         if shape[axis] != self.num_features:
             raise ValueError(f"{self._where()}, expected {self.num_features} channels at axis "
                              f"{axis}, got input of shape {shape}")
+        # Statistics over no element are NaN: an empty batch or spatial axis is an error.
+        nonempty_axes(self._where(), "x", x, [i for i in range(len(shape)) if i != axis], "batch or spatial")
         return axis
 
     def construct(self, x: Any) -> Any:
@@ -234,6 +244,7 @@ class LayerNorm(Cell):
         self.normalized_shape = normalized_shape
         self.begin_norm_axis = begin_norm_axis
         self.begin_params_axis = begin_params_axis
+        _check_eps(name, epsilon)
         self.epsilon = epsilon
         dtype = to_jax_dtype(dtype)
         self.gamma = Parameter(initializer(gamma_init, normalized_shape, dtype), name="gamma")
@@ -290,6 +301,7 @@ class GroupNorm(Cell):
                              f"num_channels={num_channels}, num_groups={num_groups}")
         if not isinstance(eps, float):
             raise TypeError(f"For '{name}', 'eps' must be a float, got {eps!r}")
+        _check_eps(name, eps)
         if not isinstance(affine, bool):
             raise TypeError(f"For '{name}', 'affine' must be a bool, got {affine!r}")
         self.num_groups, self.num_channels = int(num_groups), int(num_channels)
@@ -337,6 +349,7 @@ class _InstanceNorm(Cell):
             raise ValueError(f"For '{name}', 'num_features' must be at least 1, got {num_features}")
         if not isinstance(momentum, float) or not 0 <= momentum <= 1:
             raise ValueError(f"For '{name}', 'momentum' must be a float in [0, 1], got {momentum!r}")
+        _check_eps(name, eps)
         if not isinstance(eps, float):
             raise TypeError(f"For '{name}', 'eps' must be a float, got {eps!r}")
         self.num_features, self.eps, self.momentum = int(num_features), eps, momentum

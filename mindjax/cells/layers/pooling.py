@@ -30,6 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers._inputs import nonempty_axes, tensor_input
 from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.layers.conv import _same_pads
 
@@ -174,10 +175,17 @@ def _max_pool_with_indices(x: Any, wins: Sequence[_Window]) -> tuple[Any, Any]:
 
 
 def _check_rank(cell: Cell, x: Any, ranks: tuple[int, ...], layout: str) -> None:
-    shape = tuple(getattr(x, "shape", ()))
+    shape = tuple(tensor_input(cell._where(), "x", x).shape)
     if len(shape) not in ranks:
         raise ValueError(f"{cell._where()}, expected input of rank {' or '.join(map(str, ranks))} "
                          f"({layout}), got shape {shape}")
+    # Pooling over an empty window gives NaN (average) or -inf (max).
+    spatial = sum(layout.split(" or ")[0].count(c) for c in "DHWL")
+    if getattr(cell, "format", "NCHW") == "NHWC" and len(shape) == 4:
+        axes = [1, 2]
+    else:
+        axes = list(range(len(shape) - spatial, len(shape)))
+    nonempty_axes(cell._where(), "x", x, axes)
 
 
 class _PoolNd(Cell):

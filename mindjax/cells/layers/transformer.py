@@ -33,6 +33,7 @@ import jax.numpy as jnp
 
 from mindjax.cells.cell import Cell
 from mindjax.cells.containers import CellList
+from mindjax.cells.layers._inputs import float_input
 from mindjax.cells.layers.basic import Dense, Dropout, _dropout, _linear
 from mindjax.cells.layers.basic import _positive_int as _check_positive_int
 from mindjax.cells.layers.normalization import LayerNorm
@@ -200,6 +201,8 @@ class MultiheadAttention(Cell):
                   need_weights: bool = True, attn_mask: Any = None,
                   average_attn_weights: bool = True) -> tuple[Any, ...]:
         """Attend from ``query`` to ``key``/``value``; see the class docstring."""
+        query, key, value = (float_input(self._where(), name, t)
+                             for name, t in (("query", query), ("key", key), ("value", value)))
         self._check_inputs(query, key, value, key_padding_mask, attn_mask)
         batched = query.ndim == 3
         if batched and self.batch_first:

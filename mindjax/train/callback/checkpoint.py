@@ -5,6 +5,11 @@ Files are named as MindSpore names them, ``<prefix>-<epoch>_<step in epoch>.ckpt
 oldest are removed beyond ``keep_checkpoint_max``. They are written by
 ``mindjax.train.serialization.save_checkpoint`` (atomically); with
 ``integrated_save=False`` each "file" is a sharded checkpoint folder.
+
+Unlike MindSpore, the new checkpoint is written before older ones are pruned,
+so a process killed at any moment leaves at least one complete checkpoint,
+even with ``keep_checkpoint_max=1``. Temporaries that killed saves of the same
+prefix left behind are removed when training starts and at each save.
 """
 from __future__ import annotations
 
@@ -39,7 +44,9 @@ class CheckpointConfig:
         saved_network: save this Cell instead of the training network.
         append_info: a list of ``'epoch_num'``, ``'step_num'`` or ``{name: value}``
             dicts saved alongside the parameters.
-        crc_check: store a CRC32 in each file (``'ckpt'`` only, as in MindSpore).
+        crc_check: store a CRC32 in each file, in MindSpore's format. ``None`` (the
+            default) stores one, unlike MindSpore; an explicit ``True`` is refused
+            with ``format='safetensors'``, as in MindSpore.
         format: ``'ckpt'`` or ``'safetensors'`` (the file format and suffix).
         The remaining MindSpore arguments are accepted and stored.
     """
@@ -48,7 +55,7 @@ class CheckpointConfig:
                  keep_checkpoint_max: int = 5, keep_checkpoint_per_n_minutes: int = 0,
                  integrated_save: bool = True, async_save: bool = False, saved_network: Any = None,
                  append_info: list[Any] | None = None, enc_key: Any = None, enc_mode: str = "AES-GCM",
-                 exception_save: bool = False, crc_check: bool = False, remove_redundancy: bool = False,
+                 exception_save: bool = False, crc_check: bool | None = None, remove_redundancy: bool = False,
                  format: str = "ckpt", **kwargs: Any) -> None:
         owner = "CheckpointConfig"
         self.save_checkpoint_steps = _check_non_negative_int(owner, "save_checkpoint_steps", save_checkpoint_steps)
@@ -70,9 +77,10 @@ class CheckpointConfig:
             self.keep_checkpoint_per_n_minutes = None
         if format not in ("ckpt", "safetensors"):
             raise ValueError(f"For 'CheckpointConfig', 'format' must be 'ckpt' or 'safetensors', got {format!r}")
-        if not isinstance(crc_check, bool):
+        if crc_check is not None and not isinstance(crc_check, bool):
             raise TypeError(f"For 'CheckpointConfig', 'crc_check' must be a bool, got {crc_check!r}")
-        if format == "safetensors" and (enc_key is not None or enc_mode != "AES-GCM" or crc_check or exception_save):
+        if format == "safetensors" and (enc_key is not None or enc_mode != "AES-GCM" or crc_check is True
+                                        or exception_save):
             raise ValueError("For 'CheckpointConfig', when 'format' is 'safetensors', 'enc_key', 'enc_mode', "
                              "'crc_check' and 'exception_save' must keep their defaults")
         self.integrated_save = integrated_save
@@ -83,7 +91,7 @@ class CheckpointConfig:
         self.enc_key = enc_key
         self.enc_mode = enc_mode
         self.exception_save = exception_save
-        self.crc_check = crc_check
+        self.crc_check = True if crc_check is None else crc_check
         self.remove_redundancy = remove_redundancy
         self.format = format
         self.kwargs = kwargs
@@ -125,6 +133,14 @@ def _save(network: Any, path: str, config: CheckpointConfig, append_dict: dict[s
 
     save_checkpoint(network, path, integrated_save=config.integrated_save, async_save=config.async_save,
                     append_dict=append_dict or None, crc_check=config.crc_check, format=config.format)
+
+
+def _remove_stale(directory: str, prefix: str) -> None:
+    from mindjax.train.serialization.atomic import remove_stale_temporaries
+    from mindjax.train.serialization.sharded import remove_stale_sharded
+
+    remove_stale_temporaries(directory, prefix)
+    remove_stale_sharded(directory, prefix)
 
 
 def _remove(path: str) -> None:
@@ -191,6 +207,15 @@ class ModelCheckpoint(Callback):
             n += 1
         return f"{prefix}_{n}"
 
+    def _file_prefix(self) -> str:
+        # What every file of this callback's name starts with.
+        return self._prefix if self._prefix_func is not None else f"{self._prefix}-"
+
+    def begin(self, run_context: RunContext) -> None:
+        """Remove temporaries that killed saves of this prefix left in the folder."""
+        if self._prefix_func is None and self._directory_func is None:
+            _remove_stale(self._directory, self._file_prefix())
+
     def step_end(self, run_context: RunContext) -> None:
         """Save when the step or time policy says so."""
         cb_params = run_context.original_args()
@@ -207,6 +232,11 @@ class ModelCheckpoint(Callback):
     def end(self, run_context: RunContext) -> None:
         """Save the final state."""
         self._save_ckpt(run_context.original_args(), force=True)
+        if self._config.async_save:
+            from mindjax.train.serialization.api import _wait_async_save
+
+            _wait_async_save()
+            self._prune()
 
     def _due(self, cb_params: Any, force: bool) -> bool:
         if self._config.save_checkpoint_steps:
@@ -228,7 +258,7 @@ class ModelCheckpoint(Callback):
         path = os.path.join(self._directory, name)
         if path in self._saved:  # a callable prefix reuses its name: the write replaces the file atomically
             self._saved.remove(path)
-        self._prune()
+        _remove_stale(self._directory, self._file_prefix())
         self._last_triggered_step = cb_params.cur_step_num
         append = dict(self._config.append_info)
         if "epoch_num" in append:
@@ -240,21 +270,28 @@ class ModelCheckpoint(Callback):
         _save(network, path, self._config, append)
         self._latest_ckpt_file_name = path
         self._saved.append(path)
+        # Only now that the new checkpoint is complete may older ones go.
+        self._prune()
         cb_params["latest_ckpt_file"] = path
         cb_params["last_save_ckpt_step"] = cb_params.cur_step_num
 
     def _prune(self) -> None:
+        """Remove checkpoints beyond the keep policy, counting only complete ones on disk.
+
+        An asynchronous save still being written is not on disk yet: the
+        files it will replace stay until a later prune sees it.
+        """
         keep = self._config.keep_checkpoint_max
         existing = [p for p in self._saved if os.path.exists(p)]
-        if keep and len(existing) >= keep:
-            for old in existing[:len(existing) - keep + 1]:
+        pending = not existing or existing[-1] != self._saved[-1]
+        if keep and len(existing) > keep:
+            for old in existing[:len(existing) - keep]:
                 _remove(old)
                 self._saved.remove(old)
-        elif self._config.keep_checkpoint_per_n_minutes:
+        elif self._config.keep_checkpoint_per_n_minutes and len(existing) > 1 and not pending:
             now = time.time()
             if now - self._last_time_for_keep < self._config.keep_checkpoint_per_n_minutes * 60:
-                if existing:
-                    _remove(existing[-1])
-                    self._saved.remove(existing[-1])
+                _remove(existing[-2])  # the new one replaces the previous within the window
+                self._saved.remove(existing[-2])
             else:
                 self._last_time_for_keep = now

@@ -173,7 +173,7 @@ def async_ckpt_thread_status() -> bool:
 def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = True,
                     async_save: bool | str = False, append_dict: dict[str, Any] | None = None,
                     enc_key: bytes | None = None, enc_mode: str = "AES-GCM",
-                    choice_func: Callable[[str], bool] | None = None, crc_check: bool = False,
+                    choice_func: Callable[[str], bool] | None = None, crc_check: bool = True,
                     format: str = "ckpt", **kwargs: Any) -> None:
     """Save parameters (and ``append_dict``) to a checkpoint file, atomically.
 
@@ -193,8 +193,10 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
             str, Parameter or Tensor.
         enc_key, enc_mode: encryption is not supported; ``enc_key`` must be None.
         choice_func: save only names for which it returns True.
-        crc_check: store a CRC32 (MindSpore's ``crc_num``) that :func:`load_checkpoint`
-            can verify.
+        crc_check: store a CRC32 in MindSpore's format (the ``crc_num`` trailer, or
+            safetensors metadata), which :func:`load_checkpoint` verifies. Unlike
+            MindSpore the default is ``True``: a flipped bit is then caught on load.
+            MindSpore reads these files whatever its own ``crc_check``.
         format: ``'ckpt'`` (MindSpore protobuf) or ``'safetensors'``.
 
     Raises:
@@ -279,7 +281,7 @@ def _net_shardings(net: Cell | None) -> dict[str, Any]:
 def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: bool = False,
                     filter_prefix: Any = None, dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
                     specify_prefix: Any = None, choice_func: Callable[[str], bool] | None = None,
-                    crc_check: bool = False, remove_redundancy: bool = False,
+                    crc_check: bool | None = None, remove_redundancy: bool = False,
                     format: str = "ckpt") -> dict[str, Any]:
     """Load a checkpoint into ``{name: Parameter}`` (strings from ``append_dict`` stay ``str``).
 
@@ -295,7 +297,9 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
         specify_prefix: load only names starting with it; with ``filter_prefix``
             it overrides ``choice_func``, as in MindSpore.
         choice_func: load only names for which it returns True.
-        crc_check: verify the CRC stored by ``save_checkpoint(..., crc_check=True)``.
+        crc_check: ``None`` (the default) verifies the CRC whenever the file has one
+            (MindJAX writes one by default, MindSpore with ``crc_check=True``);
+            ``True`` also requires one; ``False`` skips the check.
         remove_redundancy: accepted for compatibility.
         format: ``'ckpt'`` or ``'safetensors'``; the file name must end with it.
 
@@ -315,30 +319,30 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
     if not isinstance(ckpt_file_name, str):
         raise TypeError(f"For 'load_checkpoint', 'ckpt_file_name' must be a str, "
                         f"got {type(ckpt_file_name).__name__}")
-    if not isinstance(crc_check, bool):
-        raise TypeError(f"For 'load_checkpoint', 'crc_check' must be a bool, got {crc_check!r}")
+    if crc_check is not None and not isinstance(crc_check, bool):
+        raise TypeError(f"For 'load_checkpoint', 'crc_check' must be a bool or None, got {crc_check!r}")
     choose = _chooser(specify_prefix, filter_prefix, choice_func)
     path = os.path.realpath(ckpt_file_name)
     _wait_async_save()
-    from mindjax.train.serialization.sharded import is_sharded_checkpoint, load_sharded
+    from mindjax.train.serialization.sharded import is_sharded_checkpoint, load_sharded, recover_sharded
 
+    if not os.path.isfile(path):
+        recover_sharded(path)  # a sharded save killed mid-swap leaves its folders under other names
     if is_sharded_checkpoint(path):
         values = load_sharded(path, _net_shardings(net), choose)
     else:
-        if not path.endswith(format):
+        if not ckpt_file_name.endswith(format):
             raise ValueError(f"For 'load_checkpoint', the checkpoint file format must be the same as 'format', "
                              f"got file name '{ckpt_file_name}' and format '{format}'")
-        if not os.path.isfile(path):
-            raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} does not exist, please check "
-                             f"whether 'ckpt_file_name' is correct")
+        _check_loadable_file(ckpt_file_name, path, format)
         if format == "ckpt":
             from mindjax.train.serialization.ckpt_format import read_ckpt
 
-            values = read_ckpt(path, crc_check, choose)
+            values = read_ckpt(path, crc_check, choose, shown=_shown_path(ckpt_file_name, path))
         else:
             from mindjax.train.serialization.safetensors_format import read_safetensors
 
-            values = read_safetensors(path, crc_check, choose)
+            values = read_safetensors(path, crc_check, choose, shown=_shown_path(ckpt_file_name, path))
     if not values:
         raise ValueError(f"For 'load_checkpoint', nothing was loaded from {path} after filtering; check "
                          f"'filter_prefix', 'specify_prefix' and 'choice_func'")
@@ -346,6 +350,40 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
     if net is not None:
         load_param_into_net(net, parameter_dict, strict_load)
     return parameter_dict
+
+
+def _shown_path(given: str, resolved: str) -> str:
+    """How errors name the file: a symbolic link is named with what it points to."""
+    if os.path.islink(given):
+        return f"{os.path.abspath(given)} (a symbolic link to {resolved})"
+    return resolved
+
+
+def _check_loadable_file(given: str, path: str, format: str) -> None:
+    """Say what is really wrong with a name that is not a readable regular file (never opening a FIFO)."""
+    import stat
+
+    shown = _shown_path(given, path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.islink(given):
+            raise ValueError(f"For 'load_checkpoint', the checkpoint file {shown} is a broken symbolic link: "
+                             f"its target does not exist") from None
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} does not exist, please check "
+                         f"whether 'ckpt_file_name' is correct") from None
+    except OSError as exc:
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file {shown} cannot be accessed: {exc}") from exc
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"For 'load_checkpoint', {shown} is a directory, not a .{format} file, and it is not a "
+                         f"sharded checkpoint folder (it has no 'arrays' folder)")
+    if not stat.S_ISREG(mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+        raise ValueError(f"For 'load_checkpoint', {shown} is {kind}, not a checkpoint file; MindJAX reads "
+                         f"checkpoints only from regular files")
+    if not os.access(path, os.R_OK):
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file {shown} is not readable (permission denied)")
 
 
 class _ParamDictFuture:
@@ -367,7 +405,8 @@ class _ParamDictFuture:
 def load_checkpoint_async(ckpt_file_name: str, net: Cell | None = None, strict_load: bool = False,
                           filter_prefix: Any = None, dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
                           specify_prefix: Any = None,
-                          choice_func: Callable[[str], bool] | None = None) -> _ParamDictFuture:
+                          choice_func: Callable[[str], bool] | None = None,
+                          crc_check: bool | None = None) -> _ParamDictFuture:
     """Start :func:`load_checkpoint` on a background thread (overlap reading with building the model).
 
     The format follows the file name (``.safetensors`` or ``.ckpt``).
@@ -382,7 +421,7 @@ def load_checkpoint_async(ckpt_file_name: str, net: Cell | None = None, strict_l
     format = "safetensors" if str(ckpt_file_name).endswith(".safetensors") else "ckpt"
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="mindjax-ckpt-load")
     future = executor.submit(load_checkpoint, ckpt_file_name, net, strict_load, filter_prefix, dec_key, dec_mode,
-                             specify_prefix, choice_func, format=format)
+                             specify_prefix, choice_func, crc_check=crc_check, format=format)
     return _ParamDictFuture(executor, future)
 
 

@@ -5,6 +5,12 @@ partial write, even when the writing process is killed (SIGKILL, power loss
 after the rename is journaled). The temporary file lives in the target's own
 folder because ``os.replace`` is atomic only within one file system.
 
+A temporary file is named ``.<file name>.<host>-<pid>.<random>.tmp``: a
+process killed mid-write leaves it behind, and :func:`remove_stale_temporaries`
+(called before each write of the same file, and by ``ModelCheckpoint`` at its
+start for its prefix) deletes those whose writer is no longer running on this
+host. Files being written by live processes, or on other hosts, are left alone.
+
 Example:
     >>> with atomic_write("/tmp/net.ckpt") as f:      # doctest: +SKIP
     ...     f.write(b"...")
@@ -13,10 +19,71 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import socket
 import tempfile
 from typing import BinaryIO, Iterator
 
-__all__ = ["atomic_write", "atomic_write_bytes"]
+__all__ = ["atomic_write", "atomic_write_bytes", "remove_stale_temporaries", "writer_tag", "writer_is_gone"]
+
+# Temporaries this process is writing now (another thread may be mid-save).
+_ACTIVE: set[str] = set()
+_TAGGED = re.compile(r"\.(?P<host>[A-Za-z0-9_-]+)-(?P<pid>\d+)\.[^.]+\.tmp$")
+
+
+def _host() -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname()) or "host"
+
+
+def writer_tag() -> str:
+    """``<host>-<pid>``: marks a temporary file or folder with the process writing it."""
+    return f"{_host()}-{os.getpid()}"
+
+
+def writer_is_gone(host: str, pid: int) -> bool:
+    """Whether the writer ``host``/``pid`` of a temporary is known to be dead (only decidable on this host)."""
+    if host != _host():
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive but owned by another user
+        return False
+    return False
+
+
+def remove_stale_temporaries(directory: str, name_prefix: str) -> list[str]:
+    """Delete the temporaries left by killed writes of files whose name starts with ``name_prefix``.
+
+    Arguments:
+        directory: the folder the files live in.
+        name_prefix: the start of the final file names (``"CKP"`` or ``"net.ckpt"``).
+
+    Returns:
+        The paths removed.
+    """
+    removed: list[str] = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    start = f".{name_prefix}"
+    for name in names:
+        if not name.startswith(start) or not name.endswith(".tmp"):
+            continue
+        match = _TAGGED.search(name)
+        path = os.path.join(directory, name)
+        if match is None or path in _ACTIVE:
+            continue
+        pid = int(match["pid"])
+        if pid == os.getpid() or writer_is_gone(match["host"], pid):
+            with contextlib.suppress(OSError):
+                os.remove(path)
+                removed.append(path)
+    return removed
 
 
 def _fsync_dir(directory: str) -> None:
@@ -47,7 +114,9 @@ def atomic_write(path: str) -> Iterator[BinaryIO]:
     """
     path = os.path.abspath(path)
     directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    remove_stale_temporaries(directory, os.path.basename(path) + ".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{writer_tag()}.", suffix=".tmp", dir=directory)
+    _ACTIVE.add(tmp)
     try:
         # mkstemp makes the file private (0600); a checkpoint is an ordinary file.
         os.chmod(tmp, 0o644)
@@ -60,6 +129,8 @@ def atomic_write(path: str) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             os.remove(tmp)
         raise
+    finally:
+        _ACTIVE.discard(tmp)
     _fsync_dir(directory)
 
 

@@ -14,7 +14,11 @@ MindSpore writes one ``Checkpoint`` message per value (and per slice of a large
 value: consecutive Values with the same tag are joined on reading). A scalar
 has ``dims == []`` (``[0]`` is read as a scalar too, as MindSpore does), a
 string has ``dims == [0]``, ``tensor_type == "str"`` and UTF-32 content. An
-optional CRC32 trailer is ``b"crc_num"`` and ten big-endian bytes.
+optional CRC32 trailer is ``b"crc_num"`` and ten big-endian bytes holding the
+CRC32 of every byte before it (MindSpore accumulates it record by record,
+which is the same number). MindJAX writes the trailer by default and checks
+it whenever a file has one; MindSpore reads such files with or without its
+``crc_check``.
 
 The message classes are built here from a descriptor at import, in a private
 descriptor pool, so neither ``protoc`` nor MindSpore is needed and MindSpore's
@@ -121,7 +125,7 @@ def _entry_messages(tag: str, value: Any, slice_bytes: int) -> Iterator[bytes]:
         yield _value_message(tag, dims, tensor_type, raw[start:start + slice_bytes].tobytes())
 
 
-def encode_ckpt(entries: Iterable[tuple[str, Any]], crc_check: bool = False) -> Iterator[bytes]:
+def encode_ckpt(entries: Iterable[tuple[str, Any]], crc_check: bool = True) -> Iterator[bytes]:
     """Serialize ``(name, numpy array | str)`` pairs as MindSpore checkpoint bytes, piece by piece.
 
     Arguments:
@@ -141,7 +145,7 @@ def encode_ckpt(entries: Iterable[tuple[str, Any]], crc_check: bool = False) -> 
         yield _CRC_MARK + crc.to_bytes(10, byteorder="big")
 
 
-def write_ckpt(path: str, entries: Iterable[tuple[str, Any]], crc_check: bool = False) -> None:
+def write_ckpt(path: str, entries: Iterable[tuple[str, Any]], crc_check: bool = True) -> None:
     """Write a MindSpore checkpoint file atomically (see ``atomic.atomic_write``).
 
     Arguments:
@@ -216,7 +220,14 @@ def _decode(path: str, tag: str, dims: list[int], tensor_type: str, content: byt
                                     f"{', '.join(TENSOR_TYPES)}, str")
     if dims == [0] and content:
         dims = []  # MindSpore's scalar convention
-    expected = int(np.prod(dims, dtype=np.int64)) * dtype.itemsize
+    bad = [d for d in dims if d < 0]
+    if bad:
+        raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: '{tag}' has shape {tuple(dims)} "
+                                    f"with a negative dimension ({bad[0]}); the file is corrupted")
+    elements = 1
+    for d in dims:  # Python ints: a corrupted huge shape must not wrap around as int64 does
+        elements *= d
+    expected = elements * dtype.itemsize
     if expected != len(content):
         raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: '{tag}' has shape "
                                     f"{tuple(dims)} of {tensor_type} ({expected} bytes) but holds "
@@ -224,8 +235,8 @@ def _decode(path: str, tag: str, dims: list[int], tensor_type: str, content: byt
     return np.frombuffer(content, dtype).reshape(dims)
 
 
-def read_ckpt(path: str, crc_check: bool = False,
-              choose: Callable[[str], bool] | None = None) -> dict[str, Any]:
+def read_ckpt(path: str, crc_check: bool | None = None,
+              choose: Callable[[str], bool] | None = None, shown: str | None = None) -> dict[str, Any]:
     """Read a MindSpore checkpoint file into ``{name: numpy array | str}`` (file order).
 
     Nothing in the file is executed: records are framed by hand and each is
@@ -233,8 +244,10 @@ def read_ckpt(path: str, crc_check: bool = False,
 
     Arguments:
         path: the file name.
-        crc_check: verify the CRC32 trailer (a file without one is an error then).
+        crc_check: ``None`` verifies the CRC32 trailer when the file has one;
+            ``True`` also requires one; ``False`` skips the check.
         choose: keep only names for which it returns True.
+        shown: how errors name the file (``path`` when ``None``).
 
     Returns:
         The values; numpy arrays are read-only views of the file content.
@@ -247,17 +260,22 @@ def read_ckpt(path: str, crc_check: bool = False,
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as exc:
-        raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: {exc}") from exc
+        raise CheckpointFormatError(f"Failed to read the checkpoint file {shown or path}: {exc}") from exc
+    path = shown or path
     if not raw:
         raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: the file is empty")
     end = len(raw)
     if end >= _CRC_TRAILER and raw[end - _CRC_TRAILER:end - 10] == _CRC_MARK:
         end -= _CRC_TRAILER
-        if crc_check:
+        if crc_check is not False:
             stored = int.from_bytes(raw[end + len(_CRC_MARK):], byteorder="big")
-            if binascii.crc32(memoryview(raw)[:end]) != stored:
-                raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: the CRC check failed, "
-                                            f"the file is corrupted")
+            actual = binascii.crc32(memoryview(raw)[:end])
+            if actual != stored:
+                raise CheckpointFormatError(
+                    f"Failed to read the checkpoint file {path}: the CRC check failed: the file's content "
+                    f"({end} bytes) has CRC32 {actual:#010x} but its trailer records {stored:#010x}, so the file "
+                    f"is corrupted (a changed byte or a damaged copy); restore it from a good copy, or pass "
+                    f"crc_check=False to read it anyway")
     elif crc_check:
         raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: crc_check=True but the file "
                                     f"holds no CRC (save it with crc_check=True)")
@@ -265,6 +283,8 @@ def read_ckpt(path: str, crc_check: bool = False,
     out: dict[str, Any] = {}
     pending: list[bytes] = []
     pending_key: tuple[str, list[int], str] | None = None
+    first_offset: dict[str, int] = {}
+    current: tuple[Any, ...] = (None,)
 
     def flush() -> None:
         if pending_key is not None:
@@ -286,15 +306,22 @@ def read_ckpt(path: str, crc_check: bool = False,
         if not value.tensor.HasField("tensor_type"):
             raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: '{value.tag}' has no "
                                         f"tensor_type; the file is corrupted")
-        if choose is not None and not choose(value.tag):
-            continue
         key = (value.tag, list(value.tensor.dims), value.tensor.tensor_type)
-        if pending_key is None or key[0] != pending_key[0]:
+        if key[0] != current[0]:
+            # Slices of one value are consecutive; a name seen before is a second value.
+            if key[0] in first_offset:
+                raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: the name '{key[0]}' "
+                                            f"appears twice (records at offsets {first_offset[key[0]]} and "
+                                            f"{offset}); the file is corrupted or was concatenated")
+            first_offset[key[0]] = offset
             flush()
-            pending_key = key
-        elif key != pending_key:
+            current = key
+            pending_key = key if choose is None or choose(key[0]) else None
+        elif key != current:
             raise CheckpointFormatError(f"Failed to read the checkpoint file {path}: the slices of '{key[0]}' "
-                                        f"disagree on shape or type ({pending_key[1:]} and {key[1:]})")
+                                        f"disagree on shape or type ({current[1:]} and {key[1:]})")
+        if pending_key is None:
+            continue
         pending.append(value.tensor.tensor_content)
     flush()
     return out
