@@ -1,8 +1,9 @@
 """Per-call overhead of a compiled Cell against ``jax.jit`` of the same function.
 
-A 3-layer MLP (784-512-512-10) on batch 1: the call is dominated by dispatch,
-so the ratio measures what MindJAX adds to a GRAPH-mode call (gathering the
-Parameters' values, the signature lookup, writing state back).
+Two 3-layer MLPs on batch 1, called with an ``ms.Tensor`` as a MindSpore script
+does: 16-32-32-4, where the call is all dispatch, so the ratio is what MindJAX
+adds to a GRAPH-mode call (gathering the Parameters' values, the signature
+lookup, writing state back, wrapping the result); and 784-512-512-10.
 
 Run: ``python -m benchmarks.cell_call``
 """
@@ -18,42 +19,50 @@ from benchmarks._timing import markdown_table, per_call_seconds
 
 
 class MLP(nn.Cell):
-    """784-512-512-10 with ReLU."""
+    """Three Dense layers with ReLU between them."""
 
-    def __init__(self) -> None:
+    def __init__(self, sizes: tuple[int, int, int, int]) -> None:
         super().__init__()
-        self.fc1 = nn.Dense(784, 512)
-        self.fc2 = nn.Dense(512, 512)
-        self.fc3 = nn.Dense(512, 10)
+        self.fc1 = nn.Dense(sizes[0], sizes[1])
+        self.fc2 = nn.Dense(sizes[1], sizes[2])
+        self.fc3 = nn.Dense(sizes[2], sizes[3])
 
     def construct(self, x):
         return self.fc3(ops.relu(self.fc2(ops.relu(self.fc1(x)))))
 
 
-def run() -> list[list[str]]:
-    """Measure both sides; return table rows."""
+@jax.jit
+def _plain(params, x):
+    h = jax.nn.relu(x @ params["fc1.weight"].T + params["fc1.bias"])
+    h = jax.nn.relu(h @ params["fc2.weight"].T + params["fc2.bias"])
+    return h @ params["fc3.weight"].T + params["fc3.bias"]
+
+
+def _rows(sizes: tuple[int, int, int, int]) -> list[list[str]]:
     ms.set_context(mode=ms.GRAPH_MODE)
-    net = MLP()
-    x = jnp.asarray(np.random.default_rng(0).normal(size=(1, 784)), jnp.float32)
+    net = MLP(sizes)
+    data = np.random.default_rng(0).normal(size=(1, sizes[0])).astype(np.float32)
+    x = ms.Tensor(data)                       # what a MindSpore script passes
+    x_jax = jnp.asarray(data)
     params = {p.name: p.value() for p in net.get_parameters()}
-
-    @jax.jit
-    def plain(params, x):
-        h = jax.nn.relu(x @ params["fc1.weight"].T + params["fc1.bias"])
-        h = jax.nn.relu(h @ params["fc2.weight"].T + params["fc2.bias"])
-        return h @ params["fc3.weight"].T + params["fc3.bias"]
-
-    np.testing.assert_allclose(net(x), plain(params, x), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(net(x).asnumpy(), np.asarray(_plain(params, x_jax)), rtol=1e-5, atol=1e-5)
     t_ms = per_call_seconds(lambda: net(x))
-    t_jax = per_call_seconds(lambda: plain(params, x))
+    t_jax = per_call_seconds(lambda: _plain(params, x_jax))
     ms.set_context(mode=ms.PYNATIVE_MODE)
     t_eager = per_call_seconds(lambda: net(x), number=20)
+    name = "-".join(str(n) for n in sizes)
     return [
-        ["compiled Cell call, MLP batch 1", f"{t_ms * 1e6:.1f} us", f"{t_jax * 1e6:.1f} us",
+        [f"compiled Cell call, MLP {name} batch 1", f"{t_ms * 1e6:.1f} us", f"{t_jax * 1e6:.1f} us",
          f"{t_ms / t_jax:.2f}"],
-        ["PYNATIVE Cell call, MLP batch 1", f"{t_eager * 1e6:.1f} us", f"{t_jax * 1e6:.1f} us",
+        [f"PYNATIVE Cell call, MLP {name} batch 1", f"{t_eager * 1e6:.1f} us", f"{t_jax * 1e6:.1f} us",
          f"{t_eager / t_jax:.2f}"],
     ]
+
+
+def run() -> list[list[str]]:
+    """Measure both sides for a small MLP (dispatch-bound: the ratio is MindJAX's per-call cost)
+    and a larger one; return table rows."""
+    return _rows((16, 32, 32, 4)) + _rows((784, 512, 512, 10))
 
 
 def main() -> None:

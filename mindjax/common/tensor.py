@@ -247,6 +247,8 @@ class Tensor:
     __slots__ = ("_raw", "__weakref__")
     # Checked by as_array and the state code; Parameters and other Variables say True.
     _is_mindjax_variable = False
+    # ``numpy_array + tensor`` defers to the Tensor's reflected operator (a Tensor, as MindSpore).
+    __array_priority__ = 1000
 
     def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
                  const_arg: bool = False, device: Any = None, **_: Any) -> None:

@@ -28,7 +28,7 @@ import numpy as _np
 from mindjax.common.dtype import (bool_, float16, float32, float64, float_, int8, int16, int32, int64, int_,
                                   to_jax_dtype, uint8, uint16, uint32, uint64)
 from mindjax.common.random import next_key
-from mindjax.common.tensor import as_array
+from mindjax.common.tensor import as_array, tensor_op
 
 pi = _np.pi
 e = _np.e
@@ -54,6 +54,14 @@ def _conv(x: Any) -> Any:
     if isinstance(x, (list, tuple)) and any(isinstance(v, (list, tuple)) or _is_array_like(v) for v in x):
         return type(x)(_conv(v) for v in x)
     return x
+
+
+def _default_width(out: Any) -> Any:
+    """Results that only Python numbers typed (weakly typed 64-bit) take mindspore.numpy's
+    default int32/float32."""
+    if getattr(out, "weak_type", False) and out.dtype in (jnp.int64, jnp.float64):
+        return out.astype(jnp.int32 if out.dtype == jnp.int64 else jnp.float32)
+    return out
 
 
 def _dtype(dtype: Any) -> Any:
@@ -97,13 +105,15 @@ def _mapped(name: str, fn: Callable[..., Any], spec: str, rename: dict[str, str]
             if target is not None:
                 kw[target] = _dtype(value) if key == "dtype" else value
         out = fn(first, **kw)
-        return out.astype(to_jax_dtype(dtype)) if dtype is not None else out
+        if dtype is not None:
+            return out.astype(to_jax_dtype(dtype))
+        return _default_width(out)
 
     call.__name__ = call.__qualname__ = name
     call.__signature__ = signature  # type: ignore[attr-defined]
     call.__doc__ = (f"MindSpore's ``mindspore.numpy.{name}{signature}``, computed by ``jax.numpy.{fn.__name__}``."
                     f"\n\n    Returns:\n        the array (arrays) ``jax.numpy.{fn.__name__}`` returns.")
-    return call
+    return tensor_op(call)
 
 
 def _binary(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -120,9 +130,9 @@ def _direct(name: str) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        return fn(*(_conv(a) for a in args), **{k: _conv(v) for k, v in kwargs.items()})
+        return _default_width(fn(*(_conv(a) for a in args), **{k: _conv(v) for k, v in kwargs.items()}))
     call.__doc__ = f"MindSpore's ``mindspore.numpy.{name}``, computed by ``jax.numpy.{name}`` (same arguments)."
-    return call
+    return tensor_op(call)
 
 
 # -- element-wise functions: (x, dtype=None) and (x1, x2, dtype=None) -----------------------------
@@ -175,21 +185,25 @@ def _default_int_or_float(values: Sequence[Any], dtype: Any) -> Any:
     return jnp.float32
 
 
+@tensor_op
 def zeros(shape: Any, dtype: Any = float32) -> jax.Array:
     """An array of zeros of ``shape`` (MindSpore's default dtype: float32)."""
     return jnp.zeros(shape, to_jax_dtype(dtype))
 
 
+@tensor_op
 def ones(shape: Any, dtype: Any = float32) -> jax.Array:
     """An array of ones of ``shape`` (MindSpore's default dtype: float32)."""
     return jnp.ones(shape, to_jax_dtype(dtype))
 
 
+@tensor_op
 def empty(shape: Any, dtype: Any = float32) -> jax.Array:
     """An array of ``shape``; its contents are zeros here (MindSpore's default dtype: float32)."""
     return jnp.zeros(shape, to_jax_dtype(dtype))
 
 
+@tensor_op
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> jax.Array:
     """An array of ``shape`` filled with ``fill_value``; an int fill gives int32, a float float32."""
     fill_value = _conv(fill_value)
@@ -198,33 +212,39 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> jax.Array:
     return jnp.full(shape, fill_value, _dtype(dtype))
 
 
+@tensor_op
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float32) -> jax.Array:  # noqa: N803 - numpy's names
     """An ``N x M`` array with ones on the ``k``-th diagonal (default dtype float32)."""
     return jnp.eye(N, M, k, dtype=to_jax_dtype(dtype))
 
 
+@tensor_op
 def identity(n: int, dtype: Any = float32) -> jax.Array:
     """The ``n x n`` identity (default dtype float32)."""
     return jnp.identity(n, dtype=to_jax_dtype(dtype))
 
 
+@tensor_op
 def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> jax.Array:
     """Evenly spaced values in ``[start, stop)``; int arguments give int32, others float32."""
     return jnp.arange(start, stop, step, dtype=_default_int_or_float([start, stop, step], dtype))
 
 
+@tensor_op
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, axis: int = 0) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (float32 unless ``dtype`` says otherwise)."""
     return jnp.linspace(_conv(start), _conv(stop), num, endpoint, retstep, _dtype(dtype) or jnp.float32, axis)
 
 
+@tensor_op
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
              dtype: Any = None, axis: int = 0) -> jax.Array:
     """``base ** linspace(start, stop, num)`` (float32 unless ``dtype`` says otherwise)."""
     return jnp.logspace(_conv(start), _conv(stop), num, endpoint, base, _dtype(dtype) or jnp.float32, axis)
 
 
+@tensor_op
 def array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> jax.Array:
     """An array from ``obj``; Python floats give float32 and ints int32, as in MindSpore."""
     obj = _conv(obj)
@@ -234,6 +254,7 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> jax
     return jnp.array(obj, _dtype(dtype), copy=copy, ndmin=ndmin)
 
 
+@tensor_op
 def asarray(a: Any, dtype: Any = None) -> jax.Array:
     """``a`` as an array (no copy when it already is one of ``dtype``); MindSpore's default dtypes."""
     a = _conv(a)
@@ -242,6 +263,7 @@ def asarray(a: Any, dtype: Any = None) -> jax.Array:
     return array(a, dtype, copy=False)
 
 
+@tensor_op
 def asfarray(a: Any, dtype: Any = float32) -> jax.Array:
     """``a`` as a floating array (float32 by default; a non-float ``dtype`` gives float32)."""
     dtype = to_jax_dtype(dtype)
@@ -251,32 +273,38 @@ def asfarray(a: Any, dtype: Any = float32) -> jax.Array:
 
 
 # -- functions jax.numpy spells differently ---------------------------------------------------
+@tensor_op
 def fix(x: Any) -> jax.Array:
     """Round toward zero, keeping floats (``numpy.fix``)."""
     x = jnp.asarray(_conv(x))
     return jnp.trunc(x if jnp.issubdtype(x.dtype, jnp.floating) else x.astype(jnp.float32))
 
 
+@tensor_op
 def in1d(ar1: Any, ar2: Any, invert: bool = False) -> jax.Array:
     """Whether each element of ``ar1`` (flattened) is in ``ar2``."""
     return jnp.isin(jnp.ravel(jnp.asarray(_conv(ar1))), _conv(ar2), invert=invert)
 
 
+@tensor_op
 def multi_dot(arrays: Sequence[Any]) -> jax.Array:
     """The product of a chain of matrices, in the cheapest order."""
     return jnp.linalg.multi_dot([_conv(a) for a in arrays])
 
 
+@tensor_op
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> jax.Array:  # noqa: A002
     """A vector or matrix norm (``numpy.linalg.norm``)."""
     return jnp.linalg.norm(_conv(x), ord, axis, keepdims)
 
 
+@tensor_op
 def sometrue(a: Any, axis: Any = None, keepdims: bool = False) -> jax.Array:
     """Whether any element (along ``axis``) is true."""
     return jnp.any(_conv(a), axis=axis, keepdims=keepdims)
 
 
+@tensor_op
 def trapz(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> jax.Array:
     """The integral of ``y`` by the trapezoidal rule."""
     return jnp.trapezoid(_conv(y), _conv(x), dx, axis)
@@ -288,16 +316,19 @@ def _shape(args: Sequence[Any]) -> tuple[int, ...]:
     return tuple(int(d) for d in args)
 
 
+@tensor_op
 def rand(*shape: Any, dtype: Any = float32) -> jax.Array:
     """Uniform samples in ``[0, 1)`` of ``shape``, from MindJAX's global random state (``set_seed``)."""
     return jax.random.uniform(next_key(), _shape(shape), to_jax_dtype(dtype))
 
 
+@tensor_op
 def randn(*shape: Any, dtype: Any = float32) -> jax.Array:
     """Standard normal samples of ``shape``, from MindJAX's global random state (``set_seed``)."""
     return jax.random.normal(next_key(), _shape(shape), to_jax_dtype(dtype))
 
 
+@tensor_op
 def randint(minval: int, maxval: int | None = None, shape: Any = None, dtype: Any = int32) -> jax.Array:
     """Integers in ``[minval, maxval)`` (``[0, minval)`` without ``maxval``), from the global random state."""
     if maxval is None:

@@ -43,7 +43,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from mindjax.common.tensor import Tensor, unwrap, wrap
+from mindjax.common.tensor import Tensor, in_user_code, jax_inputs, unwrap, wrap
 from mindjax import context
 from mindjax.cells.parameter import Parameter
 from mindjax.cells.state import Effects, collect_variables, run_functional, structure_version
@@ -134,6 +134,17 @@ def _differentiate(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[s
         if pos >= len(args):
             raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was called "
                              f"with {len(args)} positional input(s)")
+    out, input_grads, weight_grads = _differentiate_values(fn, args, kwargs, positions, weights, has_aux,
+                                                           sens, api)
+    if in_user_code() and not jax_inputs(args, kwargs):
+        # Gradients are Tensors for MindSpore code; a JAX caller (jax.Array inputs) gets arrays.
+        return out, wrap(input_grads), wrap(weight_grads)
+    return out, input_grads, weight_grads
+
+
+def _differentiate_values(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                          positions: Sequence[int], weights: Sequence[Parameter], has_aux: bool,
+                          sens: Any, api: str) -> tuple[Any, list[Any], list[Any]]:
     diff_primals = [_primal(args[p]) for p in positions]
     weight_primals = [w._value for w in weights]
     if any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves(diff_primals)):

@@ -153,7 +153,7 @@ def test_conv2d_transpose_is_the_input_gradient_of_conv2d():
     fconv.weight.set_data(tconv.weight._value)
     y = _x((1, 4, 4, 5))
     x_shape = (1, 6, 7, 9)
-    _, vjp = jax.vjp(lambda x: fconv(x), jnp.zeros(x_shape))
+    _, vjp = jax.vjp(lambda x: fconv(x), jnp.zeros(x_shape, jnp.float32))
     np.testing.assert_allclose(np.asarray(tconv(y)), np.asarray(vjp(jnp.asarray(y))[0]), rtol=1e-5, atol=1e-5)
 
 

@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.common.tensor import as_array, tensor_op
 from mindjax.ops.functional import _axes, _axis, _named  # noqa: F401 - re-exported to the modules
 
@@ -111,7 +112,7 @@ def check_bool(name: str, value: Any) -> bool:
 
 def check_int(name: str, value: Any, minimum: int | None = None) -> int:
     """``value`` as an int (optionally at least ``minimum``); raise naming ``name`` otherwise."""
-    if isinstance(value, (jax.Array, np.ndarray)) and np.ndim(value) == 0 and jnp.issubdtype(value.dtype, jnp.integer):
+    if isinstance(value, (jax.Array, np.ndarray, Tensor)) and np.ndim(value) == 0 and jnp.issubdtype(value.dtype, jnp.integer):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"'{name}' must be an int, got {type(value).__name__}")

@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.tensor import Tensor
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
 from mindjax.common.variable import Variable
@@ -134,7 +135,7 @@ def moveaxis(x: Any, source: Any, destination: Any) -> jax.Array:
 
 
 def _size_arg(op: str, size: Any) -> tuple[int, ...]:
-    if isinstance(size, (jax.Array, np.ndarray, Variable)):
+    if isinstance(size, (jax.Array, np.ndarray, Tensor)):
         size = np.asarray(_arr(size)).reshape(-1).tolist()
     if isinstance(size, int):
         size = (size,)
@@ -946,7 +947,7 @@ def _pair(name: str, v: Any) -> tuple[int, int]:
         return int(v), int(v)
     if isinstance(v, (list, tuple)) and len(v) == 2 and builtins.all(isinstance(i, (int, np.integer)) for i in v):
         return int(v[0]), int(v[1])
-    if isinstance(v, (jax.Array, np.ndarray, Variable)):
+    if isinstance(v, (jax.Array, np.ndarray, Tensor)):
         vals = np.asarray(_arr(v)).reshape(-1).tolist()
         return _pair(name, vals[0] if len(vals) == 1 else tuple(vals))
     raise TypeError(f"'{name}' must be an int or a pair of ints, got {v!r}")

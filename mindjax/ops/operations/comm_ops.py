@@ -13,12 +13,13 @@ from __future__ import annotations
 
 
 class ReduceOp:
-    """The reduction a collective applies: ``SUM``, ``MAX``, ``MIN`` or ``PROD`` (strings, as in MindSpore)."""
+    """The reduction a collective applies: ``SUM``, ``MAX``, ``MIN``, ``PROD`` or ``AVG`` (strings, as in MindSpore)."""
 
     SUM = "sum"
     MAX = "max"
     MIN = "min"
     PROD = "prod"
+    AVG = "avg"
 
 
 __all__ = ["ReduceOp"]
