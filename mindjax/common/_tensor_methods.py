@@ -527,7 +527,7 @@ def split(self: Tensor, split_size_or_sections: Any, axis: int = 0, *, dim: Any 
         bounds = list(range(size, n, size))
     else:
         sizes = list(split_size_or_sections)
-        if sum(sizes) != n:
+        if int(np.sum(sizes)) != n:
             raise ValueError(f"For 'Tensor.split', the sizes {sizes} must add up to the length {n} of axis {ax}")
         bounds = list(np.cumsum(sizes)[:-1])
     return tuple(_out(p) for p in jnp.split(x, bounds, axis=ax))
@@ -824,17 +824,17 @@ for _n in ("add_", "sub_", "mul_", "div_", "clamp_", "clip_", "masked_fill_", "p
 # --- methods whose MindSpore signature differs from the op of the same name -----------------------------
 
 def argmax_with_value(self: Tensor, axis: int = 0, keep_dims: bool = False) -> tuple[Tensor, Tensor]:
-    """``(indices, values)`` of the maximum along ``axis`` (indices Int32, as MindSpore 2.10)."""
+    """``(values, indices)`` of the maximum along ``axis`` (indices Int64, as MindSpore 2.10's method)."""
     x = self._value
-    return (_out(jnp.argmax(x, axis=axis, keepdims=keep_dims).astype(jnp.int32)),
-            _out(jnp.max(x, axis=axis, keepdims=keep_dims)))
+    return (_out(jnp.max(x, axis=axis, keepdims=keep_dims)),
+            _out(jnp.argmax(x, axis=axis, keepdims=keep_dims).astype(_int64())))
 
 
 def argmin_with_value(self: Tensor, axis: int = 0, keep_dims: bool = False) -> tuple[Tensor, Tensor]:
-    """``(indices, values)`` of the minimum along ``axis`` (indices Int32, as MindSpore 2.10)."""
+    """``(values, indices)`` of the minimum along ``axis`` (indices Int64, as MindSpore 2.10's method)."""
     x = self._value
-    return (_out(jnp.argmin(x, axis=axis, keepdims=keep_dims).astype(jnp.int32)),
-            _out(jnp.min(x, axis=axis, keepdims=keep_dims)))
+    return (_out(jnp.min(x, axis=axis, keepdims=keep_dims)),
+            _out(jnp.argmin(x, axis=axis, keepdims=keep_dims).astype(_int64())))
 
 
 def clone(self: Tensor) -> Tensor:
@@ -844,15 +844,18 @@ def clone(self: Tensor) -> Tensor:
 
 def count_nonzero(self: Tensor, axis: Any = (), keep_dims: bool = False, dtype: Any = None, *,
                   dim: Any = None) -> Tensor:
-    """The number of non-zero elements over ``axis``/``dim`` (all by default), Int64 (or ``dtype``)."""
+    """The number of non-zero elements over ``axis``/``dim`` (all by default), Int32 (or ``dtype``)."""
     ax = _axis(None if axis == () else axis, dim)
     out = jnp.count_nonzero(self._value, axis=ax, keepdims=keep_dims)
-    return _out(out.astype(to_jax_dtype(dtype) if dtype is not None else _int64()))
+    return _out(out.astype(to_jax_dtype(dtype) if dtype is not None else jnp.int32))
 
 
 def diag(self: Tensor, diagonal: int = 0) -> Tensor:
-    """A 1-D Tensor as a diagonal matrix, or the ``diagonal``-th diagonal of a 2-D Tensor."""
-    return _out(jnp.diag(self._value, diagonal))
+    """The diagonal Tensor of rank ``2k`` with this rank-``k`` Tensor on its diagonal (MindSpore's ops.diag)."""
+    if diagonal != 0:
+        raise ValueError(f"For 'Tensor.diag', the argument 'diagonal' should be '0', but got {diagonal}.")
+    x = self._value
+    return _out(jnp.diag(jnp.ravel(x)).reshape(tuple(x.shape) * 2))
 
 
 def diagonal(self: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, *, dim1: Any = None,
