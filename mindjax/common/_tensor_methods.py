@@ -426,14 +426,25 @@ def any(self: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = N
     return _out(jnp.any(self._value, axis=_axis(axis, dim), keepdims=keep_dims or keepdim))
 
 
+def _scan_dtype(x: Any, dtype: Any, small_int: Any) -> Any:
+    """MindSpore 2.10's scan result dtype: ``dtype``, else ``small_int`` for bool and integers below 64 bits."""
+    if dtype is not None:
+        return to_jax_dtype(dtype)
+    if x.dtype == jnp.bool_ or (jnp.issubdtype(x.dtype, jnp.integer) and x.dtype.itemsize < 8):
+        return small_int
+    return None
+
+
 def cumsum(self: Tensor, axis: Any = None, dtype: Any = None, *, dim: Any = None) -> Tensor:
-    """The running sum along ``axis`` (flattened by default)."""
-    return _out(jnp.cumsum(self._value, axis=_axis(axis, dim), dtype=to_jax_dtype(dtype) if dtype else None))
+    """The running sum along ``axis`` (flattened by default); bool and small integers sum as Int32."""
+    x = self._value
+    return _out(jnp.cumsum(x, axis=_axis(axis, dim), dtype=_scan_dtype(x, dtype, jnp.int32)))
 
 
 def cumprod(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
-    """The running product along ``dim``."""
-    return _out(jnp.cumprod(self._value, axis=dim, dtype=to_jax_dtype(dtype) if dtype else None))
+    """The running product along ``dim``; bool and small integers multiply as Int64."""
+    x = self._value
+    return _out(jnp.cumprod(x, axis=dim, dtype=_scan_dtype(x, dtype, _int64())))
 
 
 def norm(self: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -1053,12 +1064,16 @@ def scatter_add_(self: Tensor, dim: int, index: Any, src: Any) -> Tensor:
     return self
 
 
-def scatter_sub(self: Tensor, indices: Any, updates: Any) -> Tensor:
-    """``updates`` subtracted at the index vectors in the last axis of ``indices`` (ops.scatter_nd_sub)."""
-    x = self._value
-    idx = as_array(indices)
-    where = tuple(jnp.moveaxis(idx, -1, 0))
-    return _out(x.at[where].add(-as_array(updates).astype(x.dtype)))
+def _tensor_scatter(name: str) -> None:
+    def method(self: Tensor, indices: Any, updates: Any) -> Tensor:
+        return getattr(_ops(), f"tensor_{name}")(self, indices, updates)
+    method.__doc__ = (f"``updates`` combined ({name[8:]}) at the index vectors in the last axis of ``indices`` "
+                      f"(MindSpore's Tensor.{name} is ops.tensor_{name}).")
+    _method(method, name)
+
+
+for _n in ("scatter_sub", "scatter_div", "scatter_max", "scatter_min", "scatter_mul"):
+    _tensor_scatter(_n)
 
 
 def searchsorted(self: Tensor, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
@@ -1092,12 +1107,19 @@ def sum_to_size(self: Tensor, *size: Any) -> Tensor:
     return _out(jnp.sum(out, axis=axes, keepdims=True) if axes else out)
 
 
-def take(self: Tensor, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
-    """Elements at ``indices`` (flattened input unless ``axis``); out-of-range indices ``clip`` or ``wrap``."""
+def take(self: Tensor, indices: Any, axis: Any = None, mode: Any = None) -> Tensor:
+    """Elements at ``indices`` of the flattened data, or along ``axis``.
+
+    Negative indices count from the end; out-of-range ones are clipped (``mode='clip'``, the default)
+    or wrapped (``mode='wrap'``), as MindSpore 2.10's ``take(index)`` and ``take(indices, axis, mode)``.
+    """
     x = self._value
     idx = as_array(indices)
-    if mode == "raise":
-        mode = "clip"
+    if axis is None:
+        x, axis = jnp.ravel(x), 0
+    if mode in (None, "clip", "raise"):
+        n = x.shape[axis]
+        return _out(jnp.take(x, jnp.where(idx < 0, idx + n, idx), axis=axis, mode="clip"))
     return _out(jnp.take(x, idx, axis=axis, mode=mode))
 
 
@@ -1269,7 +1291,7 @@ _SIGNATURE_METHODS = [
     argmax_with_value, argmin_with_value, clone, count_nonzero, diag, diagonal, fill_diagonal, fill_diagonal_,
     index_add, index_copy_, index_put, index_put_, is_signed, is_floating_point, is_complex, kthvalue,
     masked_scatter, ptp, put_, qr, repeat_interleave, resize, reverse_sequence, scatter_add, scatter_add_,
-    scatter_sub, searchsorted, select, sum_to_size, take, trace, triangular_solve, choose, itemset, bernoulli_,
+    searchsorted, select, sum_to_size, take, trace, triangular_solve, choose, itemset, bernoulli_,
     exponential_, random_, log_normal, cauchy, uniform, orgqr, ormqr, data_ptr, storage_offset, is_init,
     is_pinned, is_shared, pin_memory, requires_grad_, to_, set_const_arg,
 ]
@@ -1288,7 +1310,7 @@ _DELEGATED = (
     "logcumsumexp", "logdet", "logsumexp", "lstsq", "lu_solve", "matrix_determinant", "matrix_power",
     "move_to", "moveaxis", "movedim", "msort", "multinomial", "mvlgamma", "nan_to_num", "nanmean", "nanmedian",
     "nanquantile", "nansum", "quantile", "random_categorical", "renorm", "reverse", "roll", "rot90",
-    "scatter_div", "scatter_max", "scatter_min", "scatter_mul", "select_scatter", "slice_scatter", "slogdet",
+    "select_scatter", "slice_scatter", "slogdet",
     "soft_shrink", "svd", "tensor_split", "top_k", "tril", "triu", "unfold", "unique_consecutive",
     "unique_with_pad", "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod", "vsplit",
     "xdivy",
