@@ -1273,6 +1273,41 @@ def set_const_arg(self: Tensor, const_arg: bool = True) -> Tensor:
     return self
 
 
+def data_sync(self: Tensor, waiting: bool = True) -> None:
+    """Wait until the data is computed (``waiting``); JAX dispatches asynchronously."""
+    if waiting and hasattr(self._value, "block_until_ready"):
+        self._value.block_until_ready()
+
+
+def to_dlpack(self: Tensor) -> Any:
+    """The data as a DLPack capsule (shares the buffer)."""
+    return self._value.__dlpack__()
+
+
+class _HostCapsule:
+    """A bare DLPack capsule presented as a host (CPU) buffer, the protocol ``jax.dlpack`` reads."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU, device 0
+
+
+def _from_dlpack(dlpack: Any) -> Tensor:
+    """A Tensor sharing the buffer of an object with ``__dlpack__`` (any device), or of a bare
+    DLPack capsule, which is read as a host (CPU) buffer."""
+    if not hasattr(dlpack, "__dlpack__"):
+        dlpack = _HostCapsule(dlpack)
+    return Tensor._wrap(jax.dlpack.from_dlpack(dlpack))
+
+
+Tensor.from_dlpack = staticmethod(_from_dlpack)  # type: ignore[attr-defined]
+
+
 def _mH(self: Tensor) -> Tensor:
     """The conjugate transpose of the last two axes."""
     return _out(jnp.conj(jnp.swapaxes(self._value, -1, -2)))
@@ -1293,7 +1328,7 @@ _SIGNATURE_METHODS = [
     masked_scatter, ptp, put_, qr, repeat_interleave, resize, reverse_sequence, scatter_add, scatter_add_,
     searchsorted, select, sum_to_size, take, trace, triangular_solve, choose, itemset, bernoulli_,
     exponential_, random_, log_normal, cauchy, uniform, orgqr, ormqr, data_ptr, storage_offset, is_init,
-    is_pinned, is_shared, pin_memory, requires_grad_, to_, set_const_arg,
+    is_pinned, is_shared, pin_memory, requires_grad_, to_, set_const_arg, data_sync, to_dlpack,
 ]
 for _fn in _SIGNATURE_METHODS:
     _method(_fn)

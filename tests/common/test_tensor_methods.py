@@ -105,3 +105,12 @@ def test_masked_scatter_rejects_short_source():
 def test_sum_to_size_rejects_more_dimensions():
     with pytest.raises(ValueError, match="Tensor.sum_to_size.*more dimensions than the input"):
         ms.Tensor(X[0]).sum_to_size(1, 1, 3)
+
+
+def test_dlpack_round_trip_keeps_values_and_dtype():
+    t = ms.Tensor(X)
+    t.data_sync()
+    back = ms.Tensor.from_dlpack(t.to_dlpack())
+    assert str(back.dtype) == "Float32"
+    np.testing.assert_array_equal(back.asnumpy(), X)
+    np.testing.assert_array_equal(ms.Tensor.from_dlpack(np.arange(3.0)).asnumpy(), np.arange(3.0))
