@@ -398,20 +398,29 @@ def amin(self: Tensor, axis: Any = None, keepdims: bool = False, *, initial: Any
     return _out(jnp.min(self._value, axis=_axis(axis, None), keepdims=keepdims, **kwargs))
 
 
+def _variance(x: Any, axis: Any, ddof: Any, keepdims: bool) -> Any:
+    """The variance as MindSpore 2.10's Tensor.var/std: integer data is centred on its integer
+    (truncated) mean, as ``Tensor.mean`` gives it, then reduced in Float32."""
+    if x.dtype == jnp.bool_ or jnp.issubdtype(x.dtype, jnp.integer):
+        centre = jnp.trunc(jnp.mean(x, axis=axis, keepdims=True))
+        dev = x.astype(jnp.float32) - centre.astype(jnp.float32)
+        n = x.size if axis is None else int(np.prod([x.shape[a] for a in ((axis,) if isinstance(axis, int) else axis)]))
+        return jnp.sum(dev * dev, axis=axis, keepdims=keepdims) / (n - ddof)
+    return jnp.var(x, axis=axis, ddof=ddof, keepdims=keepdims)
+
+
 def std(self: Tensor, axis: Any = None, ddof: int = 0, keepdims: bool = False, *, dim: Any = None,
         correction: Any = None, keepdim: bool = False) -> Tensor:
     """The standard deviation over ``axis`` (``ddof`` 0 by default, as MindSpore's Tensor.std)."""
     ddof = correction if correction is not None else ddof
-    return _out(jnp.std(_float_default(self._value), axis=_axis(axis, dim), ddof=ddof,
-                        keepdims=keepdims or keepdim))
+    return _out(jnp.sqrt(_variance(self._value, _axis(axis, dim), ddof, keepdims or keepdim)))
 
 
 def var(self: Tensor, axis: Any = None, ddof: int = 0, keepdims: bool = False, *, dim: Any = None,
         correction: Any = None, keepdim: bool = False) -> Tensor:
     """The variance over ``axis`` (``ddof`` 0 by default, as MindSpore's Tensor.var)."""
     ddof = correction if correction is not None else ddof
-    return _out(jnp.var(_float_default(self._value), axis=_axis(axis, dim), ddof=ddof,
-                        keepdims=keepdims or keepdim))
+    return _out(_variance(self._value, _axis(axis, dim), ddof, keepdims or keepdim))
 
 
 def all(self: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = None,

@@ -23,6 +23,7 @@ I64 = np.array([[3, 1, 2], [0, 5, 4]], np.int64)
 BOOL = np.array([[True, False, True], [False, False, True]])
 SQ = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)  # symmetric positive definite
 VEC = np.array([1.0, -2.0, 3.0], np.float32)
+TIES = np.array([[2.0, 1.0, 2.0, 1.0], [0.0, 0.0, 5.0, 5.0]], np.float32)
 
 
 class T:
@@ -45,7 +46,7 @@ class D:
 
 # MindSpore 2.10 on CPU has no kernel for some methods (they run on Ascend): those cases are skipped.
 _NO_CPU_KERNEL = ("unregistered", "fail! Unsupported data type", "no branch to go",
-                  "Unsupported op", "'Registry' object has no attribute", "not supported on this device", "support Ascend only", "should not come here")
+                  "Unsupported op", "'Registry' object has no attribute", "KernelMod Init Failed", "not supported on this device", "support Ascend only", "should not come here")
 
 
 def _build(framework: Any, value: Any) -> Any:
@@ -244,6 +245,21 @@ CASES = [
     (F32, "argmax_with_value", (1,), {}), (F32, "argmin_with_value", (), {}), (F32, "count_nonzero", (), {"axis": (0, 1)}),
     (I32, "is_signed", (), {}), (BOOL, "is_signed", (), {}), (F32, "split", (2, 1), {}),
     (F32, "select", (0, 1), {}), (F32, "repeat_interleave", (T(np.array([1, 2], np.int64)), 0), {}),
+    # more overloads, ties and promotion
+    (F32, "max", (), {"axis": 1, "return_indices": True}), (I32, "min", (1, True), {}),
+    (TIES, "sort", (), {}), (TIES, "sort", (), {"descending": True}), (TIES, "argsort", (), {"descending": True}),
+    (TIES, "topk", (2,), {}), (TIES, "argmax", (1,), {}), (TIES, "max", (1,), {}), (TIES, "median", (1,), {}),
+    (F32, "norm", (1,), {}), (F32, "norm", (2, 1), {}), (F32, "reshape", (-1,), {}), (F32, "view", (-1, 2), {}),
+    (F32[:1].copy(), "squeeze", (0,), {}), (F32[:1].copy(), "expand", (2, -1), {}), (F32, "transpose", (1, 0), {}),
+    (I32, "unique", (), {}), (BOOL, "nonzero", (), {"as_tuple": True}),
+    (F32, "fmod", (-1.5,), {}), (I32, "remainder", (3,), {}), (I32, "remainder", (-3,), {}),
+    (F32, "floor_divide", (T(F32 + 3),), {}), (I32, "bitwise_left_shift", (T(np.abs(I32)),), {}),
+    (I32, "logical_and", (T(I32),), {}), (I32, "masked_fill", (T(BOOL), 7), {}), (F32, "where", (T(BOOL), 0.0), {}),
+    (F32, "clamp", (T(F32 * 0),), {}), (I32, "isclose", (T(I32),), {}), (BOOL, "tolist", (), {}),
+    (np.array([3], np.int32), "item", (), {}), (I32, "std", (), {}), (np.array([-3, -1, -2, 0, 1, -4], np.int32), "var", (), {}),
+    (I32, "std", (0, 1, True), {}), (I32, "var", (1,), {}), (F32, "var", (), {"ddof": 1}),
+    (I32, "float_power", (2,), {}), (I32, "mul", (2.5,), {}), (BOOL, "mul", (T(BOOL),), {}),
+    (I32, "div", (T(I32 * 0 + 2),), {"rounding_mode": "trunc"}), (F32, "sub", (T(F32),), {"alpha": 0.5}),
 ]
 
 
@@ -267,7 +283,7 @@ INPLACE = [
     (F32, "add_", (T(F32),), {}), (F32, "sub_", (1.0,), {}), (F32, "mul_", (2,), {}), (F32, "div_", (2.0,), {}),
     (I32, "add_", (3,), {}), (F32, "clamp_", (-1.0, 1.0), {}), (F32, "exp_", (), {}), (F32, "sigmoid_", (), {}),
     (F32, "floor_", (), {}), (F32, "masked_fill_", (T(BOOL), 0.0), {}), (F32, "fill_", (2.5,), {}),
-    (F32, "zero_", (), {}), (F32, "copy_", (T(F32 * 3),), {}),
+    (F32, "copy_", (T(F32 * 3),), {}),
     (F32, "fill_diagonal_", (7.0,), {}), (F32, "index_fill_", (1, T(np.array([1], np.int32)), 0.0), {}),
     (F32, "scatter_", (1, T(np.array([[0], [2]], np.int64)), T(np.array([[9.0], [8.0]], np.float32))), {}),
     (F32, "scatter_add_", (1, T(np.array([[0], [2]], np.int64)), T(np.array([[9.0], [8.0]], np.float32))), {}),
