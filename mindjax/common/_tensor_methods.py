@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from typing import Any, Callable, Sequence
+from builtins import min as builtin_min
 
 import jax
 import jax.numpy as jnp
@@ -397,20 +398,29 @@ def amin(self: Tensor, axis: Any = None, keepdims: bool = False, *, initial: Any
     return _out(jnp.min(self._value, axis=_axis(axis, None), keepdims=keepdims, **kwargs))
 
 
+def _variance(x: Any, axis: Any, ddof: Any, keepdims: bool) -> Any:
+    """The variance as MindSpore 2.10's Tensor.var/std: integer data is centred on its integer
+    (truncated) mean, as ``Tensor.mean`` gives it, then reduced in Float32."""
+    if x.dtype == jnp.bool_ or jnp.issubdtype(x.dtype, jnp.integer):
+        centre = jnp.trunc(jnp.mean(x, axis=axis, keepdims=True))
+        dev = x.astype(jnp.float32) - centre.astype(jnp.float32)
+        n = x.size if axis is None else int(np.prod([x.shape[a] for a in ((axis,) if isinstance(axis, int) else axis)]))
+        return jnp.sum(dev * dev, axis=axis, keepdims=keepdims) / (n - ddof)
+    return jnp.var(x, axis=axis, ddof=ddof, keepdims=keepdims)
+
+
 def std(self: Tensor, axis: Any = None, ddof: int = 0, keepdims: bool = False, *, dim: Any = None,
         correction: Any = None, keepdim: bool = False) -> Tensor:
     """The standard deviation over ``axis`` (``ddof`` 0 by default, as MindSpore's Tensor.std)."""
     ddof = correction if correction is not None else ddof
-    return _out(jnp.std(_float_default(self._value), axis=_axis(axis, dim), ddof=ddof,
-                        keepdims=keepdims or keepdim))
+    return _out(jnp.sqrt(_variance(self._value, _axis(axis, dim), ddof, keepdims or keepdim)))
 
 
 def var(self: Tensor, axis: Any = None, ddof: int = 0, keepdims: bool = False, *, dim: Any = None,
         correction: Any = None, keepdim: bool = False) -> Tensor:
     """The variance over ``axis`` (``ddof`` 0 by default, as MindSpore's Tensor.var)."""
     ddof = correction if correction is not None else ddof
-    return _out(jnp.var(_float_default(self._value), axis=_axis(axis, dim), ddof=ddof,
-                        keepdims=keepdims or keepdim))
+    return _out(_variance(self._value, _axis(axis, dim), ddof, keepdims or keepdim))
 
 
 def all(self: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = None,
@@ -425,14 +435,25 @@ def any(self: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = N
     return _out(jnp.any(self._value, axis=_axis(axis, dim), keepdims=keep_dims or keepdim))
 
 
+def _scan_dtype(x: Any, dtype: Any, small_int: Any) -> Any:
+    """MindSpore 2.10's scan result dtype: ``dtype``, else ``small_int`` for bool and integers below 64 bits."""
+    if dtype is not None:
+        return to_jax_dtype(dtype)
+    if x.dtype == jnp.bool_ or (jnp.issubdtype(x.dtype, jnp.integer) and x.dtype.itemsize < 8):
+        return small_int
+    return None
+
+
 def cumsum(self: Tensor, axis: Any = None, dtype: Any = None, *, dim: Any = None) -> Tensor:
-    """The running sum along ``axis`` (flattened by default)."""
-    return _out(jnp.cumsum(self._value, axis=_axis(axis, dim), dtype=to_jax_dtype(dtype) if dtype else None))
+    """The running sum along ``axis`` (flattened by default); bool and small integers sum as Int32."""
+    x = self._value
+    return _out(jnp.cumsum(x, axis=_axis(axis, dim), dtype=_scan_dtype(x, dtype, jnp.int32)))
 
 
 def cumprod(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
-    """The running product along ``dim``."""
-    return _out(jnp.cumprod(self._value, axis=dim, dtype=to_jax_dtype(dtype) if dtype else None))
+    """The running product along ``dim``; bool and small integers multiply as Int64."""
+    x = self._value
+    return _out(jnp.cumprod(x, axis=dim, dtype=_scan_dtype(x, dtype, _int64())))
 
 
 def norm(self: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -526,7 +547,7 @@ def split(self: Tensor, split_size_or_sections: Any, axis: int = 0, *, dim: Any 
         bounds = list(range(size, n, size))
     else:
         sizes = list(split_size_or_sections)
-        if sum(sizes) != n:
+        if int(np.sum(sizes)) != n:
             raise ValueError(f"For 'Tensor.split', the sizes {sizes} must add up to the length {n} of axis {ax}")
         bounds = list(np.cumsum(sizes)[:-1])
     return tuple(_out(p) for p in jnp.split(x, bounds, axis=ax))
@@ -818,6 +839,555 @@ for _n in ("add_", "sub_", "mul_", "div_", "clamp_", "clip_", "masked_fill_", "p
            "reciprocal_", "sin_", "cos_", "trunc_", "bitwise_and_", "bitwise_or_", "bitwise_xor_",
            "logical_and_", "logical_or_", "logical_not_", "baddbmm_", "erfinv_", "copysign_"):
     _inplace_method(_n)
+
+
+# --- methods whose MindSpore signature differs from the op of the same name -----------------------------
+
+def argmax_with_value(self: Tensor, axis: int = 0, keep_dims: bool = False) -> tuple[Tensor, Tensor]:
+    """``(values, indices)`` of the maximum along ``axis`` (indices Int64, as MindSpore 2.10's method)."""
+    x = self._value
+    return (_out(jnp.max(x, axis=axis, keepdims=keep_dims)),
+            _out(jnp.argmax(x, axis=axis, keepdims=keep_dims).astype(_int64())))
+
+
+def argmin_with_value(self: Tensor, axis: int = 0, keep_dims: bool = False) -> tuple[Tensor, Tensor]:
+    """``(values, indices)`` of the minimum along ``axis`` (indices Int64, as MindSpore 2.10's method)."""
+    x = self._value
+    return (_out(jnp.min(x, axis=axis, keepdims=keep_dims)),
+            _out(jnp.argmin(x, axis=axis, keepdims=keep_dims).astype(_int64())))
+
+
+def clone(self: Tensor) -> Tensor:
+    """A new Tensor with a copy of the data."""
+    return _out(jnp.array(self._value, copy=True))
+
+
+def count_nonzero(self: Tensor, axis: Any = (), keep_dims: bool = False, dtype: Any = None, *,
+                  dim: Any = None) -> Tensor:
+    """The number of non-zero elements over ``axis``/``dim`` (all by default), Int32 (or ``dtype``)."""
+    ax = _axis(None if axis == () else axis, dim)
+    out = jnp.count_nonzero(self._value, axis=ax, keepdims=keep_dims)
+    return _out(out.astype(to_jax_dtype(dtype) if dtype is not None else jnp.int32))
+
+
+def diag(self: Tensor, diagonal: int = 0) -> Tensor:
+    """The diagonal Tensor of rank ``2k`` with this rank-``k`` Tensor on its diagonal (MindSpore's ops.diag)."""
+    if diagonal != 0:
+        raise ValueError(f"For 'Tensor.diag', the argument 'diagonal' should be '0', but got {diagonal}.")
+    x = self._value
+    return _out(jnp.diag(jnp.ravel(x)).reshape(tuple(x.shape) * 2))
+
+
+def diagonal(self: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, *, dim1: Any = None,
+             dim2: Any = None) -> Tensor:
+    """The ``offset``-th diagonal over ``axis1`` and ``axis2``, moved to the last axis."""
+    a1 = axis1 if dim1 is None else dim1
+    a2 = axis2 if dim2 is None else dim2
+    return _out(jnp.diagonal(self._value, offset, a1, a2))
+
+
+def _fill_diagonal(x: Any, fill_value: Any, wrap: bool) -> Any:
+    if x.ndim < 2:
+        raise ValueError(f"For 'Tensor.fill_diagonal_', the input must have at least 2 dimensions, got {x.ndim}")
+    if x.ndim > 2 and len(set(x.shape)) != 1:
+        raise ValueError(f"For 'Tensor.fill_diagonal_', all dimensions must be equal when the input has more "
+                         f"than 2 dimensions, got shape {tuple(x.shape)}")
+    rows, cols = x.shape[0], x.shape[1]
+    if x.ndim == 2:
+        n = rows if wrap and rows > cols else builtin_min(rows, cols)
+        r = np.arange(n)
+        if wrap and rows > cols:
+            # numpy's wrap: the diagonal restarts every cols + 1 rows
+            flat = np.arange(0, rows * cols, cols + 1)
+            r, c = flat // cols, flat % cols
+        else:
+            c = r
+        return x.at[r, c].set(jnp.asarray(fill_value, x.dtype))
+    r = np.arange(rows)
+    return x.at[(r,) * x.ndim].set(jnp.asarray(fill_value, x.dtype))
+
+
+def fill_diagonal(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """A copy with the main diagonal set to ``fill_value`` (``wrap`` restarts it in tall matrices)."""
+    return _out(_fill_diagonal(self._value, fill_value, wrap))
+
+
+def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """In-place :meth:`fill_diagonal`."""
+    self._write(_fill_diagonal(self._value, fill_value, wrap))
+    return self
+
+
+def index_add(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """``index_add(dim, index, source, *, alpha=1)``, or ``index_add(indices, y, axis, ...)`` (ops.index_add)."""
+    x = self._value
+    if (args and isinstance(args[0], int) and not isinstance(args[0], bool)) or "dim" in kwargs:
+        names = ("dim", "index", "source")
+        b = dict(zip(names, args))
+        b.update(kwargs)
+        idx, src = as_array(b["index"]), as_array(b["source"]) * b.get("alpha", 1)
+        ax = b["dim"] % x.ndim
+        where = (slice(None),) * ax + (idx,)
+        return _out(x.at[where].add(src.astype(x.dtype)))
+    return _ops().index_add(self, *args, **kwargs)
+
+
+def _index_copy(x: Any, dim: int, index: Any, tensor: Any) -> Any:
+    ax = dim % x.ndim
+    return x.at[(slice(None),) * ax + (as_array(index),)].set(as_array(tensor).astype(x.dtype))
+
+
+def index_copy_(self: Tensor, dim: int, index: Any, tensor: Any) -> Tensor:
+    """Write the slices of ``tensor`` at ``index`` along ``dim``, in place."""
+    self._write(_index_copy(self._value, dim, index, tensor))
+    return self
+
+
+def _index_put(x: Any, indices: Any, values: Any, accumulate: bool) -> Any:
+    where = tuple(as_array(i) for i in indices)
+    v = as_array(values).astype(x.dtype)
+    return x.at[where].add(v) if accumulate else x.at[where].set(v)
+
+
+def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """``values`` written (or added, ``accumulate=True``) at the index tuple ``indices``."""
+    return _out(_index_put(self._value, indices, values, accumulate))
+
+
+def index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """In-place :meth:`index_put`."""
+    self._write(_index_put(self._value, indices, values, accumulate))
+    return self
+
+
+def is_signed(self: Tensor) -> bool:
+    """True for signed dtypes (signed integers, floats, complex)."""
+    d = np.dtype(self._value.dtype)
+    return d.kind in "ifc" or self._value.dtype == jnp.bfloat16
+
+
+def is_floating_point(self: Tensor) -> bool:
+    """True for floating-point dtypes."""
+    return bool(jnp.issubdtype(self._value.dtype, jnp.floating))
+
+
+def is_complex(self: Tensor) -> bool:
+    """True for complex dtypes."""
+    return bool(jnp.issubdtype(self._value.dtype, jnp.complexfloating))
+
+
+def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """``(values, indices)`` of the ``k``-th smallest element along ``dim`` (indices Int64)."""
+    x = self._value
+    order = jnp.argsort(x, axis=dim, stable=True)
+    idx = jnp.take(order, jnp.asarray([k - 1]), axis=dim)
+    values = jnp.take_along_axis(x, idx, axis=dim)
+    if not keepdim:
+        values, idx = jnp.squeeze(values, dim), jnp.squeeze(idx, dim)
+    return _out(values), _out(idx.astype(_int64()))
+
+
+def _masked_scatter(x: Any, mask: Any, source: Any) -> Any:
+    m = np.broadcast_to(np.asarray(as_array(mask)), x.shape).reshape(-1)
+    src = jnp.ravel(as_array(source))
+    pos = np.nonzero(m)[0]
+    if pos.size > src.shape[0]:
+        raise ValueError(f"For 'Tensor.masked_scatter', 'source' has {src.shape[0]} elements but the mask "
+                         f"selects {pos.size}")
+    flat = jnp.ravel(x).at[pos].set(src[:pos.size].astype(x.dtype))
+    return flat.reshape(x.shape)
+
+
+def masked_scatter(self: Tensor, mask: Any, source: Any) -> Tensor:
+    """The elements of ``source``, in order, written where ``mask`` is True."""
+    return _out(_masked_scatter(self._value, mask, source))
+
+
+def ptp(self: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """The range (maximum - minimum) over ``axis``."""
+    return _out(jnp.ptp(self._value, axis=_axis(axis, None), keepdims=keepdims))
+
+
+def _put(x: Any, index: Any, source: Any, accumulate: bool) -> Any:
+    flat = jnp.ravel(x)
+    idx = jnp.ravel(as_array(index))
+    src = jnp.ravel(as_array(source)).astype(x.dtype)
+    flat = flat.at[idx].add(src) if accumulate else flat.at[idx].set(src)
+    return flat.reshape(x.shape)
+
+
+def put_(self: Tensor, index: Any, source: Any, accumulate: bool = False) -> Tensor:
+    """Write ``source`` at the flat positions ``index``, in place (added with ``accumulate``)."""
+    self._write(_put(self._value, index, source, accumulate))
+    return self
+
+
+def qr(self: Tensor, some: bool = True) -> tuple[Tensor, Tensor]:
+    """``(Q, R)``: reduced when ``some`` (the default), complete otherwise."""
+    q, r = jnp.linalg.qr(_float_default(self._value), mode="reduced" if some else "complete")
+    return _out(q), _out(r)
+
+
+def repeat_interleave(self: Tensor, repeats: Any, dim: Any = None, *, output_size: Any = None) -> Tensor:
+    """Each element repeated ``repeats`` times along ``dim`` (flattened when None)."""
+    r = np.asarray(as_array(repeats)) if isinstance(repeats, (Tensor, list, tuple)) else repeats
+    return _out(jnp.repeat(self._value, r, axis=dim, total_repeat_length=output_size))
+
+
+def resize(self: Tensor, *new_shape: Any) -> Tensor:
+    """A Tensor of ``new_shape`` from the data, cut or padded with zeros (numpy's ``ndarray.resize``)."""
+    shape = _shape_args(new_shape)
+    flat = jnp.ravel(self._value)
+    n = int(np.prod(shape)) if shape else 1
+    flat = flat[:n] if flat.shape[0] >= n else jnp.concatenate([flat, jnp.zeros(n - flat.shape[0], flat.dtype)])
+    return _out(flat.reshape(shape))
+
+
+def reverse_sequence(self: Tensor, seq_lengths: Any, seq_dim: int = 0, batch_dim: int = 0) -> Tensor:
+    """The first ``seq_lengths[b]`` elements along ``seq_dim`` reversed, for each batch ``b``."""
+    return _ops().reverse_sequence(self, seq_lengths, seq_dim, batch_dim)
+
+
+def _scatter_dim(x: Any, dim: int, index: Any, src: Any, how: str) -> Any:
+    idx = as_array(index)
+    values = as_array(src)
+    values = values[tuple(slice(0, n) for n in idx.shape)] if values.ndim else jnp.broadcast_to(values, idx.shape)
+    grids = list(jnp.meshgrid(*[jnp.arange(n) for n in idx.shape], indexing="ij"))
+    grids[dim % x.ndim] = idx
+    ref = x.at[tuple(grids)]
+    return ref.add(values.astype(x.dtype)) if how == "add" else ref.set(values.astype(x.dtype))
+
+
+def scatter_add(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """``scatter_add(dim, index, src)`` (torch style), or ``scatter_add(indices, updates)`` (ops.scatter_add)."""
+    if (args and isinstance(args[0], int) and not isinstance(args[0], bool)) or "dim" in kwargs:
+        b = dict(zip(("dim", "index", "src"), args))
+        b.update(kwargs)
+        return _out(_scatter_dim(self._value, b["dim"], b["index"], b["src"], "add"))
+    return _ops().scatter_add(self, *args, **kwargs)
+
+
+def scatter_add_(self: Tensor, dim: int, index: Any, src: Any) -> Tensor:
+    """In-place ``scatter_add(dim, index, src)``."""
+    self._write(_scatter_dim(self._value, dim, index, src, "add"))
+    return self
+
+
+def _tensor_scatter(name: str) -> None:
+    def method(self: Tensor, indices: Any, updates: Any) -> Tensor:
+        return getattr(_ops(), f"tensor_{name}")(self, indices, updates)
+    method.__doc__ = (f"``updates`` combined ({name[8:]}) at the index vectors in the last axis of ``indices`` "
+                      f"(MindSpore's Tensor.{name} is ops.tensor_{name}).")
+    _method(method, name)
+
+
+for _n in ("scatter_sub", "scatter_div", "scatter_max", "scatter_min", "scatter_mul"):
+    _tensor_scatter(_n)
+
+
+def searchsorted(self: Tensor, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
+    """Where ``v``'s elements would be inserted to keep this 1-D Tensor sorted (Int32)."""
+    x = self._value
+    if sorter is not None:
+        x = jnp.take(x, as_array(sorter))
+    return _out(jnp.searchsorted(x, as_array(v), side=side).astype(jnp.int32))
+
+
+def select(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """``select(dim, index)``: the slice at ``index`` along ``dim``; ``select(condition, y)``: ops.select."""
+    if (args and isinstance(args[0], int) and not isinstance(args[0], bool)) or "dim" in kwargs:
+        b = dict(zip(("dim", "index"), args))
+        b.update(kwargs)
+        return _out(jnp.take(self._value, int(b["index"]), axis=b["dim"]))
+    b = dict(zip(("condition", "y"), args))
+    b.update(kwargs)
+    return _ops().select(b["condition"], self, b["y"])
+
+
+def sum_to_size(self: Tensor, *size: Any) -> Tensor:
+    """The sum down to ``size`` (which ``self`` broadcasts from)."""
+    x = self._value
+    shape = _shape_args(size)
+    lead = x.ndim - len(shape)
+    if lead < 0:
+        raise ValueError(f"For 'Tensor.sum_to_size', size {shape} has more dimensions than the input {tuple(x.shape)}")
+    out = jnp.sum(x, axis=tuple(range(lead))) if lead else x
+    axes = tuple(i for i, s in enumerate(shape) if s == 1 and out.shape[i] != 1)
+    return _out(jnp.sum(out, axis=axes, keepdims=True) if axes else out)
+
+
+def take(self: Tensor, indices: Any, axis: Any = None, mode: Any = None) -> Tensor:
+    """Elements at ``indices`` of the flattened data, or along ``axis``.
+
+    Negative indices count from the end; out-of-range ones are clipped (``mode='clip'``, the default)
+    or wrapped (``mode='wrap'``), as MindSpore 2.10's ``take(index)`` and ``take(indices, axis, mode)``.
+    """
+    x = self._value
+    idx = as_array(indices)
+    if axis is None:
+        x, axis = jnp.ravel(x), 0
+    if mode in (None, "clip", "raise"):
+        n = x.shape[axis]
+        return _out(jnp.take(x, jnp.where(idx < 0, idx + n, idx), axis=axis, mode="clip"))
+    return _out(jnp.take(x, idx, axis=axis, mode=mode))
+
+
+def trace(self: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Tensor:
+    """The sum of the ``offset``-th diagonal over ``axis1`` and ``axis2``."""
+    out = jnp.trace(self._value, offset, axis1, axis2)
+    return _out(out.astype(to_jax_dtype(dtype)) if dtype is not None else out)
+
+
+def triangular_solve(self: Tensor, A: Any, upper: bool = True, transpose: bool = False,
+                     unitriangular: bool = False) -> tuple[Tensor, Tensor]:
+    """``(solution, A)`` of ``A x = self`` for triangular ``A`` (batched)."""
+    b = self._value
+    a = as_array(A)
+    sol = jax.scipy.linalg.solve_triangular(a, b, trans=1 if transpose else 0, lower=not upper,
+                                            unit_diagonal=unitriangular)
+    return _out(sol), _out(a)
+
+
+def choose(self: Tensor, choices: Any, mode: str = "clip") -> Tensor:
+    """Elements picked from ``choices`` by this index Tensor (numpy's ``choose``)."""
+    cs = [as_array(c) for c in choices] if isinstance(choices, (list, tuple)) else list(as_array(choices))
+    return _out(jnp.choose(self._value, cs, mode=mode))
+
+
+def itemset(self: Tensor, *args: Any) -> Tensor:
+    """Set one element in place: ``itemset(value)`` for one-element Tensors, ``itemset(index, value)``."""
+    x = self._value
+    if len(args) == 1:
+        self._write(jnp.full(x.shape, args[0], x.dtype))
+        return self
+    *where, value = args
+    where = where[0] if len(where) == 1 else tuple(where)
+    if isinstance(where, int):
+        where = np.unravel_index(where, x.shape)
+    self._write(x.at[tuple(where)].set(jnp.asarray(value, x.dtype)))
+    return self
+
+
+def _random_fill(self: Tensor, sample: Callable[[Any, tuple[int, ...], Any], Any]) -> Tensor:
+    from mindjax.common.random import next_key
+
+    raw = self._value
+    self._write(sample(next_key(), tuple(raw.shape), raw.dtype).astype(raw.dtype))
+    return self
+
+
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    """Fill in place with Bernoulli(``p``) samples (0 or 1)."""
+    prob = as_array(p) if isinstance(p, Tensor) else p
+    return _random_fill(self, lambda k, s, d: jax.random.bernoulli(k, prob, s))
+
+
+def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Tensor:
+    """Fill in place with exponential samples of rate ``lambd``."""
+    return _random_fill(self, lambda k, s, d: jax.random.exponential(k, s, _float_default(jnp.zeros((), d)).dtype)
+                        / lambd)
+
+
+def random_(self: Tensor, from_: int = 0, to: Any = None, *, generator: Any = None) -> Tensor:
+    """Fill in place with integers uniform in ``[from_, to)`` (``[0, from_)`` when ``to`` is None)."""
+    lo, hi = (0, from_) if to is None else (from_, to)
+    return _random_fill(self, lambda k, s, d: jax.random.randint(k, s, lo, hi))
+
+
+def log_normal(self: Tensor, mean: float = 1.0, std: float = 2.0) -> Tensor:
+    """Samples of ``exp(N(mean, std))`` in this Tensor's shape and dtype."""
+    from mindjax.common.random import next_key
+
+    x = self._value
+    dt = _float_default(x).dtype
+    return _out(jnp.exp(mean + std * jax.random.normal(next_key(), x.shape, dt)))
+
+
+def cauchy(self: Tensor, median: float = 0.0, sigma: float = 1.0) -> Tensor:
+    """Samples of the Cauchy distribution in this Tensor's shape and dtype."""
+    from mindjax.common.random import next_key
+
+    x = self._value
+    dt = _float_default(x).dtype
+    return _out(median + sigma * jax.random.cauchy(next_key(), x.shape, dt))
+
+
+def uniform(self: Tensor, from_: float = 0.0, to: float = 1.0, generator: Any = None) -> Tensor:
+    """Samples uniform in ``[from_, to)`` in this Tensor's shape and dtype."""
+    from mindjax.common.random import next_key
+
+    x = self._value
+    return _out(jax.random.uniform(next_key(), x.shape, _float_default(x).dtype, from_, to))
+
+
+def orgqr(self: Tensor, input2: Any) -> Tensor:
+    """The Q of a QR decomposition from Householder reflectors (``self``) and their scales ``input2``."""
+    return _out(jax.lax.linalg.householder_product(self._value, as_array(input2)))
+
+
+def ormqr(self: Tensor, input2: Any, input3: Any, left: bool = True, transpose: bool = False) -> Tensor:
+    """``input3`` multiplied by the Q that :meth:`orgqr` builds from ``self`` and ``input2``."""
+    a = self._value
+    m = a.shape[-2]
+    full = jnp.concatenate([a, jnp.zeros(a.shape[:-1] + (m - a.shape[-1],), a.dtype)], -1) if a.shape[-1] < m else a
+    q = jax.lax.linalg.householder_product(full, as_array(input2))
+    if transpose:
+        q = jnp.conj(jnp.swapaxes(q, -1, -2))
+    c = as_array(input3)
+    return _out(jnp.matmul(q, c) if left else jnp.matmul(c, q))
+
+
+def data_ptr(self: Tensor) -> int:
+    """The address of the data on its device."""
+    return int(self._value.unsafe_buffer_pointer())
+
+
+def storage_offset(self: Tensor) -> int:
+    """0: a MindJAX Tensor owns its whole buffer."""
+    return 0
+
+
+def is_init(self: Tensor) -> bool:
+    """False: MindJAX Tensors hold their data from the start."""
+    return False
+
+
+def is_pinned(self: Tensor) -> bool:
+    """False: host memory is not pinned."""
+    return False
+
+
+def is_shared(self: Tensor) -> bool:
+    """False: the data is not in shared memory."""
+    return False
+
+
+def pin_memory(self: Tensor) -> Tensor:
+    """This Tensor (pinned host memory is not used)."""
+    return self
+
+
+def requires_grad_(self: Tensor, requires_grad: bool = True) -> Tensor:
+    """This Tensor; gradients are taken with ``ms.grad`` over function inputs, not flagged Tensors."""
+    return self
+
+
+def to_(self: Tensor, device: Any = None, non_blocking: bool = False) -> Tensor:
+    """This Tensor (the data stays where JAX placed it)."""
+    return self
+
+
+def set_const_arg(self: Tensor, const_arg: bool = True) -> Tensor:
+    """Mark the Tensor as a constant argument of compiled functions (recorded only)."""
+    return self
+
+
+def data_sync(self: Tensor, waiting: bool = True) -> None:
+    """Wait until the data is computed (``waiting``); JAX dispatches asynchronously."""
+    if waiting and hasattr(self._value, "block_until_ready"):
+        self._value.block_until_ready()
+
+
+def to_dlpack(self: Tensor) -> Any:
+    """The data as a DLPack capsule (shares the buffer)."""
+    return self._value.__dlpack__()
+
+
+class _HostCapsule:
+    """A bare DLPack capsule presented as a host (CPU) buffer, the protocol ``jax.dlpack`` reads."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU, device 0
+
+
+def _from_dlpack(dlpack: Any) -> Tensor:
+    """A Tensor sharing the buffer of an object with ``__dlpack__`` (any device), or of a bare
+    DLPack capsule, which is read as a host (CPU) buffer."""
+    if not hasattr(dlpack, "__dlpack__"):
+        dlpack = _HostCapsule(dlpack)
+    return Tensor._wrap(jax.dlpack.from_dlpack(dlpack))
+
+
+Tensor.from_dlpack = staticmethod(_from_dlpack)  # type: ignore[attr-defined]
+
+
+def _mH(self: Tensor) -> Tensor:
+    """The conjugate transpose of the last two axes."""
+    return _out(jnp.conj(jnp.swapaxes(self._value, -1, -2)))
+
+
+def _data(self: Tensor) -> Tensor:
+    """This Tensor (MindSpore's ``Tensor.data``)."""
+    return self
+
+
+Tensor.mH = property(_mH)  # type: ignore[attr-defined]
+Tensor.data = property(_data)  # type: ignore[attr-defined]
+Tensor.const_arg = False  # type: ignore[attr-defined]
+
+_SIGNATURE_METHODS = [
+    argmax_with_value, argmin_with_value, clone, count_nonzero, diag, diagonal, fill_diagonal, fill_diagonal_,
+    index_add, index_copy_, index_put, index_put_, is_signed, is_floating_point, is_complex, kthvalue,
+    masked_scatter, ptp, put_, qr, repeat_interleave, resize, reverse_sequence, scatter_add, scatter_add_,
+    searchsorted, select, sum_to_size, take, trace, triangular_solve, choose, itemset, bernoulli_,
+    exponential_, random_, log_normal, cauchy, uniform, orgqr, ormqr, data_ptr, storage_offset, is_init,
+    is_pinned, is_shared, pin_memory, requires_grad_, to_, set_const_arg, data_sync, to_dlpack,
+]
+for _fn in _SIGNATURE_METHODS:
+    _method(_fn)
+
+
+# MindSpore Tensor methods whose signature is the functional op's with the Tensor first: each is a class
+# attribute (so ``Tensor.name`` and ``hasattr`` see it) that calls ``mindjax.ops.<name>``.
+_DELEGATED = (
+    "addbmm", "addmv", "addr", "adjoint", "aminmax", "approximate_equal", "argwhere", "baddbmm", "bernoulli",
+    "bincount", "cholesky", "cholesky_inverse", "cholesky_solve", "col2im", "cov", "cross", "cummax", "cummin",
+    "det", "diagflat", "diagonal_scatter", "diff", "dsplit", "eigvals", "fills", "flip", "fliplr", "flipud",
+    "fold", "gather_elements", "gather_nd", "geqrf", "ger", "hardshrink", "histc", "hsplit", "igamma",
+    "igammac", "index_fill", "inplace_update", "inv", "inverse", "invert", "log_matrix_determinant",
+    "logcumsumexp", "logdet", "logsumexp", "lstsq", "lu_solve", "matrix_determinant", "matrix_power",
+    "move_to", "moveaxis", "movedim", "msort", "multinomial", "mvlgamma", "nan_to_num", "nanmean", "nanmedian",
+    "nanquantile", "nansum", "quantile", "random_categorical", "renorm", "reverse", "roll", "rot90",
+    "select_scatter", "slice_scatter", "slogdet",
+    "soft_shrink", "svd", "tensor_split", "top_k", "tril", "triu", "unfold", "unique_consecutive",
+    "unique_with_pad", "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod", "vsplit",
+    "xdivy",
+)
+
+
+class _Delegated:
+    """A Tensor method that is ``mindjax.ops.<name>(tensor, *args, **kwargs)``, resolved on first use."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        op = getattr(_ops(), self.name)
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return op(obj, *args, **kwargs)
+        method.__name__ = self.name
+        method.__doc__ = getattr(op, "__doc__", None)
+        return method
+
+    def __call__(self, tensor: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(_ops(), self.name)(tensor, *args, **kwargs)
+
+
+for _n in _DELEGATED:
+    if _n not in Tensor.__dict__:
+        setattr(Tensor, _n, _Delegated(_n))
 
 
 def _delegate(self: Tensor, name: str) -> Any:

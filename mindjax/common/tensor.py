@@ -769,7 +769,8 @@ def format_tensor(arr: np.ndarray, dtype_name: str) -> str:
     summarize = arr.size > _SUMMARY_THRESHOLD
     fmt = _element_formatter(arr)
     shown = [fmt(v) for v in _shown(arr, summarize)]
-    width = max((len(s) for s in shown), default=0)
+    # MindSpore aligns real elements to the widest; complex ones are printed unpadded.
+    width = 0 if arr.dtype.kind == "c" else max((len(s) for s in shown), default=0)
 
     def block(a: np.ndarray, indent: int) -> str:
         n = a.shape[0]
@@ -783,7 +784,7 @@ def format_tensor(arr: np.ndarray, dtype_name: str) -> str:
         rows = [block(a[i], indent + 1) for i in rows_at]
         sep = ",\n" + " " * (indent + 1)
         if cut:
-            text = sep.join(rows[:_EDGE_ITEMS]) + "\n" + " " * (indent + 1) + "...\n" + " " * (indent + 1) \
+            text = sep.join(rows[:_EDGE_ITEMS]) + ",\n" + " " * (indent + 1) + "...\n" + " " * (indent + 1) \
                 + sep.join(rows[_EDGE_ITEMS:])
         else:
             text = sep.join(rows)

@@ -545,9 +545,10 @@ def cummin(input: Any, axis: int) -> tuple[jax.Array, jax.Array]:
         axis: the axis.
 
     Returns:
-        ``(values, indices)``.
+        ``(values, indices)``; the indices are Int32, as MindSpore 2.10's.
     """
-    return _cum_extreme("cummin", input, axis, jnp.less)
+    values, indices = _cum_extreme("cummin", input, axis, jnp.less)
+    return values, indices.astype(jnp.int32)  # MindSpore 2.10's ops.cummin: Int32 indices (cummax: Int64)
 
 
 @tensor_op
