@@ -523,9 +523,9 @@ class Tensor:
         ``hook`` may return a replacement gradient. Returns a handle whose
         ``remove()`` unregisters the hook.
         """
-        from mindjax.common import _tensor_hooks  # lazy: hooks need the transforms' registry
+        from mindjax.common import tensor_hooks  # lazy: tensor_hooks imports this module
 
-        return _tensor_hooks.register(self, hook)
+        return tensor_hooks.register(self, hook)
 
     def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> "Tensor":
         """This Tensor (its data is always materialised)."""

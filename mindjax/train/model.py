@@ -480,7 +480,9 @@ class Model:
             if run_context.get_stop_requested():
                 break
         callbacks.on_eval_epoch_end(run_context)
-        metrics = {name: metric.eval() for name, metric in self._metric_fns.items()}
+        # numpy scalars as Python numbers: under numpy 2 they would print as np.float32(9.0), where
+        # MindSpore's results print as 9.0.
+        metrics = {name: _python_number(metric.eval()) for name, metric in self._metric_fns.items()}
         cb.metrics = metrics
         if add_eval_loss:
             cb.eval_results = copy.deepcopy(metrics)
@@ -550,3 +552,8 @@ class Model:
             source.close()
         self._train_network.set_train(True)
         self._train_program().lowered_text(batch)
+
+
+def _python_number(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds; anything else unchanged."""
+    return value.item() if isinstance(value, np.generic) else value

@@ -44,6 +44,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.tensor import Tensor, in_user_code, jax_inputs, unwrap, wrap
+from mindjax.common.tensor_hooks import apply_pending
 from mindjax import context
 from mindjax.cells.parameter import Parameter
 from mindjax.cells.state import Effects, collect_variables, run_functional, structure_version
@@ -147,17 +148,18 @@ def _differentiate_values(fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
                           sens: Any, api: str) -> tuple[Any, list[Any], list[Any]]:
     diff_primals = [_primal(args[p]) for p in positions]
     weight_primals = [w._value for w in weights]
-    if any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves(diff_primals)):
-        # MindSpore differentiates integer inputs as if they were real and casts the gradient back
-        # to their dtype. When fn cannot take them as floats (indices, one_hot labels), their
-        # gradient is zero, as JAX's float0 says.
+    if any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((diff_primals, weight_primals))):
+        # MindSpore differentiates integer inputs and Parameters as if they were real and casts the
+        # gradient back to their dtype. When fn cannot take them as floats (indices, one_hot labels),
+        # their gradient is zero, as JAX's float0 says.
         try:
             return _vjp_once(fn, args, kwargs, positions, weights, has_aux, sens, api,
-                             _ints_as_floats(diff_primals), weight_primals, diff_primals)
+                             _ints_as_floats(diff_primals), _ints_as_floats(weight_primals), diff_primals,
+                             weight_primals)
         except Exception:  # noqa: BLE001 - retried below with the integers themselves
             pass
     return _vjp_once(fn, args, kwargs, positions, weights, has_aux, sens, api, diff_primals, weight_primals,
-                     diff_primals)
+                     diff_primals, weight_primals)
 
 
 def _is_int(leaf: Any) -> bool:
@@ -171,11 +173,14 @@ def _ints_as_floats(tree: Any) -> Any:
 
 def _vjp_once(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], positions: Sequence[int],
               weights: Sequence[Parameter], has_aux: bool, sens: Any, api: str, diff_primals: list[Any],
-              weight_primals: list[Any], original: list[Any]) -> tuple[Any, list[Any], list[Any]]:
+              weight_primals: list[Any], original: list[Any],
+              original_weights: list[Any]) -> tuple[Any, list[Any], list[Any]]:
     effects = Effects()
 
     def pure(diff_values: list[Any], weight_values: list[Any]) -> tuple[Any, tuple[Any, list[Any]]]:
-        call_args = _replace(args, positions, diff_values)
+        # Hooks registered on an input Tensor (Tensor.register_hook) see that input's gradient.
+        hooked = [apply_pending(args[p], v) for p, v in zip(positions, diff_values)]
+        call_args = _replace(args, positions, hooked)
         out, new_values = run_functional(weights, weight_values, effects, fn, *call_args, **kwargs)
         main = _first_output(out, api) if has_aux else out
         return main, (out, new_values)
@@ -184,7 +189,7 @@ def _vjp_once(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
     effects.commit(new_values)
     input_grads, weight_grads = vjp_fn(_cotangent(main, sens, api))
     input_grads = [_zero_like_primal(_cast_like(g, p), p) for g, p in zip(input_grads, original)]
-    weight_grads = [_zero_like_primal(g, p) for g, p in zip(weight_grads, weight_primals)]
+    weight_grads = [_zero_like_primal(_cast_like(g, p), p) for g, p in zip(weight_grads, original_weights)]
     return out, input_grads, weight_grads
 
 

@@ -279,3 +279,26 @@ def test_arithmetic_and_comparison_convert_tuples_and_lists():
     assert (t + (1, 2)).tolist() == [[2.0, 3.0], [2.0, 3.0]]
     assert (t == (1, 2)).tolist() == [[True, False], [True, False]]
     assert (t == None) is False  # noqa: E711 - MindSpore's comparison with None
+
+
+# --- hooks ----------------------------------------------------------------------------------------------
+
+def test_register_hook_on_an_input_sees_and_replaces_its_gradient_until_removed():
+    seen = []
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    handle = x.register_hook(lambda g: seen.append(g.asnumpy().tolist()) or g * 2)
+    assert ms.grad(lambda v: (v * v).sum())(x).tolist() == [4.0, 8.0]
+    assert seen == [[2.0, 4.0]]
+    handle.remove()
+    assert ms.grad(lambda v: (v * v).sum())(x).tolist() == [2.0, 4.0]
+
+
+def test_register_hook_on_an_intermediate_tensor_scales_the_gradient_through_it():
+    def f(x):
+        y = x * 3
+        y.register_hook(lambda g: g * 10)
+        return y.sum()
+
+    assert ms.grad(f)(ms.Tensor(np.array([1.0, 2.0], np.float32))).tolist() == [30.0, 30.0]
+    with pytest.raises(TypeError, match="'hook' must be a function"):
+        ms.Tensor([1.0]).register_hook(3)

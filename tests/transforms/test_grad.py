@@ -388,3 +388,18 @@ def test_flags_must_be_bools():
         GradOperation(get_all=1)
     with pytest.raises(TypeError, match="'grad', 'fn' must be a function or a Cell"):
         grad(3)
+
+
+def test_integer_parameters_get_mindspores_gradient_in_their_dtype(mode):
+    class Affine(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor([6], ms.int32), name="w")
+            self.b = ms.Parameter(ms.Tensor([2], ms.int32), name="b")
+
+        def construct(self, x):
+            return self.w * x + self.b
+
+    net = Affine()
+    gw, gb = ms.ops.GradOperation(get_by_list=True)(net, net.trainable_params())(ms.Tensor([10], ms.int32))
+    assert gw.dtype == ms.int32 and gw.tolist() == [10] and gb.tolist() == [1]
