@@ -37,8 +37,8 @@ from mindjax import context
 from mindjax.cells.parameter import Parameter, ParameterTuple
 from mindjax.cells.state import bump_structure_version
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, unwrap, user_code,
-                                   wrap)
+from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, tensor_op, unwrap,
+                                   user_code, wrap)
 
 _HOOK_IDS = itertools.count()
 _CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
@@ -130,6 +130,14 @@ class Cell:
         d["_compiled_cache"] = None
         d["_shard_plan"] = None
         d["requires_grad"] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        construct = cls.__dict__.get("construct")
+        if construct is not None and _is_builtin_construct(cls) and not hasattr(construct, "__wrapped__"):
+            # A built-in layer's construct called directly from user code (``relu.construct(x)``)
+            # returns Tensors too; called through the Cell, the boundary is already crossed.
+            cls.construct = tensor_op(construct)
 
     # -- registry ------------------------------------------------------------
     def _registries(self) -> tuple["OrderedDict[str, Parameter]", "OrderedDict[str, Cell]"]:

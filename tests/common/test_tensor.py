@@ -302,3 +302,8 @@ def test_register_hook_on_an_intermediate_tensor_scales_the_gradient_through_it(
     assert ms.grad(f)(ms.Tensor(np.array([1.0, 2.0], np.float32))).tolist() == [30.0, 30.0]
     with pytest.raises(TypeError, match="'hook' must be a function"):
         ms.Tensor([1.0]).register_hook(3)
+
+
+def test_a_built_in_construct_called_directly_returns_tensors():
+    out = nn.ReLU().construct(ms.Tensor(np.array([-1.0, 2.0], np.float32)))
+    assert type(out) is ms.Tensor and out.tolist() == [0.0, 2.0]

@@ -110,3 +110,23 @@ def test_metric_errors_name_the_metric_and_argument():
     with pytest.raises(ValueError, match="'k' must be at least 1"):
         from mindjax.train import TopKCategoricalAccuracy
         TopKCategoricalAccuracy(0)
+
+
+def test_set_indexes_rejects_non_int_indexes_with_mindspores_message():
+    import pytest as _pytest
+    from mindjax.train import Accuracy
+    with _pytest.raises(ValueError, match="For 'set_indexes', the argument 'indexes' must be a list and all its "
+                                          "elements must be int, please check whether it is correct"):
+        Accuracy().set_indexes([0.0, 2.0])
+
+
+def test_model_eval_reports_metrics_as_python_numbers():
+    import numpy as _np
+    import mindjax as _ms
+    from mindjax import nn as _nn
+    from mindjax.train import Model as _Model
+    net = _nn.Dense(2, 1)
+    model = _Model(net, _nn.MSELoss(), metrics={"mae"})
+    data = [(_np.ones((2, 2), _np.float32), _np.zeros((2, 1), _np.float32))]
+    result = model.eval(data)
+    assert type(result["mae"]) is float and repr(result["mae"]) == repr(float(result["mae"]))

@@ -48,8 +48,10 @@ class Metric(metaclass=ABCMeta):
     def set_indexes(self, indexes: list[int]) -> "Metric":
         """Make ``update`` read only the network outputs at ``indexes``."""
         if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
-            raise ValueError(f"For '{type(self).__name__}.set_indexes', 'indexes' must be a list of int, "
-                             f"got {indexes!r}")
+            # MindSpore's message, word for word (its tests match it).
+            raise ValueError(f"For 'set_indexes', the argument 'indexes' must be a list and all its elements "
+                             f"must be int, please check whether it is correct. Got {indexes!r} "
+                             f"(in {type(self).__name__})")
         self._indexes = indexes
         return self
 

@@ -144,6 +144,7 @@ def converted_construct(cell: Any) -> Callable[..., Any]:
     fn = _BY_CLASS.get(cls)
     if fn is None:
         raw = getattr(cls, "construct")
+        raw = getattr(raw, "__wrapped__", raw)  # a built-in construct's Tensor boundary (Cell.__init_subclass__)
         fn = convert_function(raw) if isinstance(raw, types.FunctionType) else raw
         _BY_CLASS[cls] = fn
     if isinstance(fn, types.FunctionType):
