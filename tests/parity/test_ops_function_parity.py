@@ -368,7 +368,18 @@ def _assert_same(expected, got, name):
 
 
 @pytest.mark.parametrize("name,case", CASES, ids=[c[0] for c in CASES])
+def _mindspore_side(run):
+    # MindSpore 2.10's CPU SearchSorted kernel now and then rejects shapes that match ("the dimension of
+    # `v` 24 and the dimension of output 24") late in a long process; the same call then succeeds.
+    for attempt in range(3):
+        try:
+            return run()
+        except RuntimeError as exc:
+            if "SearchSorted" not in str(exc) or attempt == 2:
+                raise
+
+
 def test_function_op_matches_mindspore(name, case):
-    expected = _to_numpy(case(ms_ops, mindspore.Tensor, mindspore))
+    expected = _mindspore_side(lambda: _to_numpy(case(ms_ops, mindspore.Tensor, mindspore)))
     got = _to_numpy(case(mj_ops, mindjax.Tensor, mindjax))
     _assert_same(expected, got, name)

@@ -271,10 +271,17 @@ def _case_id(case: tuple) -> str:
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
 def test_tensor_method_matches_mindspore(case):
     data, method, args, kwargs = case
-    try:
-        ms_out, _ = _call(mindspore, data, method, args, kwargs)
-    except _NoCpuKernel as e:
-        pytest.skip(str(e))
+    for attempt in range(3):
+        try:
+            ms_out, _ = _call(mindspore, data, method, args, kwargs)
+            break
+        except _NoCpuKernel as e:
+            pytest.skip(str(e))
+        except RuntimeError as exc:
+            # MindSpore 2.10's CPU SearchSorted kernel now and then rejects matching shapes late in a
+            # long process; the same call then succeeds.
+            if "SearchSorted" not in str(exc) or attempt == 2:
+                raise
     mj_out, _ = _call(mindjax, data, method, args, kwargs)
     _compare(ms_out, mj_out, f"Tensor.{method}{args}{kwargs or ''}")
 

@@ -25,6 +25,12 @@ from mindjax.nn.layer.padding import ZeroPad2d
 from mindjax.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder,
                                           TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
 
+# Every family module's names, also those added with the newer layers.
+globals().update({name: getattr(module, name) for module in (activation, normalization, container, conv, rnn_cells,
+                                                              rnns, basic, embedding, pooling, math, padding,
+                                                              transformer)
+                  for name in module.__all__})
+
 __all__ = [name for module in (activation, normalization, container, conv, rnn_cells, rnns, basic, embedding, pooling,
                                math, padding, transformer)
            for name in module.__all__]

@@ -3,7 +3,9 @@ from mindjax.cells.layers.activation import (CELU, ELU, GELU, GLU, FastGelu, HSh
                                              LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, SeLU, SiLU,
                                              Sigmoid, Softmax, Softmax2d, Softmin, SoftShrink, Softsign, Tanh,
                                              Tanhshrink, Threshold, get_activation)
+from mindjax.cells.layers.dropout_extra import RReLU
+from mindjax.cells.layers.pooling_extra import LRN
 
-__all__ = ["Softmin", "Softmax", "Softmax2d", "LogSoftmax", "ReLU", "ReLU6", "SeLU", "SiLU", "Tanh", "Tanhshrink",
+__all__ = ["LRN", "RReLU", "Softmin", "Softmax", "Softmax2d", "LogSoftmax", "ReLU", "ReLU6", "SeLU", "SiLU", "Tanh", "Tanhshrink",
            "Hardtanh", "GELU", "FastGelu", "Sigmoid", "Softsign", "PReLU", "get_activation", "LeakyReLU", "HSigmoid",
            "HSwish", "ELU", "LogSigmoid", "SoftShrink", "HShrink", "CELU", "Threshold", "Mish", "GLU"]

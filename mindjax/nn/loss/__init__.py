@@ -4,4 +4,6 @@ from mindjax.nn.loss.loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLos
                                   FocalLoss, HuberLoss, KLDivLoss, L1Loss, LossBase, MSELoss, NLLLoss, SmoothL1Loss,
                                   SoftmaxCrossEntropyWithLogits)
 
+globals().update({name: getattr(loss, name) for name in loss.__all__})  # the newer losses too
+
 __all__ = list(loss.__all__)

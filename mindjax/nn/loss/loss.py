@@ -5,7 +5,8 @@ They are implemented in :mod:`mindjax.cells.loss` and :mod:`mindjax.cells.layers
 from mindjax.cells.layers.extra import DiceLoss, FocalLoss
 from mindjax.cells.loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
                                 L1Loss, LossBase, MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
+from mindjax.cells.loss_extra import CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, MAELoss, MarginRankingLoss, MultiClassDiceLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, RMSELoss, SoftMarginLoss, TripletMarginLoss
 
-__all__ = ["LossBase", "L1Loss", "MSELoss", "SmoothL1Loss", "FocalLoss", "SoftmaxCrossEntropyWithLogits", "BCELoss",
+__all__ = ["CTCLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MAELoss", "MarginRankingLoss", "MultiClassDiceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "RMSELoss", "SoftMarginLoss", "TripletMarginLoss", "LossBase", "L1Loss", "MSELoss", "SmoothL1Loss", "FocalLoss", "SoftmaxCrossEntropyWithLogits", "BCELoss",
            "BCEWithLogitsLoss", "CosineEmbeddingLoss", "DiceLoss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
            "KLDivLoss"]
