@@ -9,6 +9,7 @@ Example:
 from __future__ import annotations
 
 import enum
+import threading
 import warnings
 from typing import Any
 
@@ -25,7 +26,36 @@ _SYNTAX_LEVELS = (STRICT, COMPATIBLE, LAX)
 
 # Mutable single-element lists: read on every Cell call, so kept as cheap as possible.
 _MODE = [PYNATIVE_MODE]          # MindSpore 2.x starts in PYNATIVE_MODE
-_IN_COMPILED = [0]               # > 0 while a compiled call is being traced
+
+
+class _CompileDepth(threading.local):
+    """How many compiled calls this thread is tracing now (each thread traces on its own)."""
+
+    depth = 0
+
+
+_COMPILING = _CompileDepth()
+
+
+def in_compiled() -> bool:
+    """True while this thread traces a compiled call (GRAPH mode, ``ms.jit``, ``Model``'s step)."""
+    return _COMPILING.depth > 0
+
+
+class compiling:
+    """Marks the body as the trace of a compiled call: ``with compiling(): ...``.
+
+    Inside it, :func:`in_compiled` is True on this thread, so Cells and ``ms.jit``
+    functions called from the trace run inline instead of compiling again.
+    """
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        _COMPILING.depth += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        _COMPILING.depth -= 1
 
 _DEVICE_TARGETS = {"CPU": "cpu", "GPU": "gpu", "Ascend": None, "TPU": "tpu"}
 

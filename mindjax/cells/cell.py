@@ -39,10 +39,9 @@ from mindjax.cells.state import bump_structure_version
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, tensor_op, unwrap,
                                    user_code, wrap)
+from mindjax.common.upcalls import UPCALLS
 
 _HOOK_IDS = itertools.count()
-_CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
-_SHARD_CELL: list[Any] = [None]       # set by mindjax.parallel.shard (parallel sits above cells)
 
 
 class HookHandle:
@@ -57,10 +56,6 @@ class HookHandle:
         if self._key in self._registry:
             del self._registry[self._key]
             bump_structure_version()
-
-
-def _tree_has_tracer(args: Any) -> bool:
-    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(args))
 
 
 def _cast_floats(tree: Any, dtype: Any) -> Any:
@@ -403,7 +398,7 @@ class Cell:
             parameter_plan: ``{parameter name: strategy}`` (``"self.fc1.weight"`` works).
             device, level: accepted for MindSpore compatibility.
         """
-        _SHARD_CELL[0](self, in_strategy, out_strategy, parameter_plan)
+        UPCALLS.require("shard_cell")(self, in_strategy, out_strategy, parameter_plan)
 
     # -- calling ---------------------------------------------------------------
     def construct(self, *inputs: Any, **kwargs: Any) -> Any:
@@ -411,11 +406,8 @@ class Cell:
         raise TypeError(f"{self._where()}: the Cell defines no construct(self, *inputs)")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if context._MODE[0] == context.GRAPH_MODE and not context._IN_COMPILED[0] \
-                and not _tree_has_tracer((args, kwargs)):
-            from mindjax.transforms.jit import call_cell_compiled  # cells sit below transforms
-
-            return call_cell_compiled(self, args, kwargs)
+        if context._MODE[0] == context.GRAPH_MODE and not context.in_compiled():
+            return UPCALLS.compiled_cell_call(self, args, kwargs)  # transforms sit above cells
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -458,10 +450,8 @@ class Cell:
         d = self.__dict__
         if d["_backward_hooks"] or d["_backward_pre_hooks"] or d["_recompute"] \
                 or _has_bprop(type(self)):
-            from mindjax.transforms.custom_grad import run_with_backward_rules  # lazy: transforms above cells
-
-            return run_with_backward_rules(self, args, kwargs)
-        hook = _CONSTRUCT_HOOK[0]  # GRAPH mode runs construct with its control flow converted
+            return UPCALLS.require("backward_rules")(self, args, kwargs)
+        hook = UPCALLS.converted_construct  # GRAPH mode runs construct with its control flow converted
         return hook(self, args, kwargs) if hook is not None else self.construct(*args, **kwargs)
 
     def _run_construct_with_cast_params(self, dtype: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

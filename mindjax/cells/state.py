@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import jax
 
-from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
+from mindjax.common.variable import Variable, current_tracker, stop_tracking, track_access
 
 # Bumped whenever a Cell tree changes shape (a Parameter or sub-Cell assigned,
 # set_train, hooks, to_float): compiled-call caches compare against it.
@@ -107,8 +107,8 @@ class Effects:
             new_values: the values :func:`run_functional` returned (or their
                 concrete counterparts after the transform).
         """
-        if _TRACKERS:
-            outer = _TRACKERS[-1]
+        outer = current_tracker()
+        if outer is not None:
             for var in self.touched:
                 outer.read(var)
         for var, value in zip(self.written, new_values):

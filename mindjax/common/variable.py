@@ -11,6 +11,7 @@ uses this to discover which Variables a plain function touches.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 from mindjax.common.tensor import Tensor
@@ -45,7 +46,20 @@ class _AccessTracker:
                 object.__setattr__(var, "_raw", self.originals[key])
 
 
-_TRACKERS: list[_AccessTracker] = []
+class _TrackerStack(threading.local):
+    """The access trackers of this thread, innermost last (each thread traces on its own)."""
+
+    def __init__(self) -> None:
+        self.stack: list[_AccessTracker] = []
+
+
+_TRACKING = _TrackerStack()
+
+
+def current_tracker() -> _AccessTracker | None:
+    """The innermost access tracker of this thread, or None when nothing is being tracked."""
+    stack = _TRACKING.stack
+    return stack[-1] if stack else None
 
 
 class Variable(Tensor):
@@ -71,25 +85,27 @@ class Variable(Tensor):
         if raw is None and self._factory is not None:
             raw = self._factory()
             object.__setattr__(self, "_raw", raw)
-        if _TRACKERS:
-            _TRACKERS[-1].read(self)
+        stack = _TRACKING.stack
+        if stack:
+            stack[-1].read(self)
         return raw
 
     @_value.setter
     def _value(self, new: Any) -> None:
-        if _TRACKERS:
-            _TRACKERS[-1].write(self, self._raw)
+        stack = _TRACKING.stack
+        if stack:
+            stack[-1].write(self, self._raw)
         object.__setattr__(self, "_raw", new)
 
 
 def track_access() -> _AccessTracker:
     """Start recording Variable accesses; pair with :func:`stop_tracking`."""
     tracker = _AccessTracker()
-    _TRACKERS.append(tracker)
+    _TRACKING.stack.append(tracker)
     return tracker
 
 
 def stop_tracking(tracker: _AccessTracker) -> None:
     """Stop the innermost tracker (which must be ``tracker``)."""
-    popped = _TRACKERS.pop()
+    popped = _TRACKING.stack.pop()
     assert popped is tracker

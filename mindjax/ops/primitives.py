@@ -29,6 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.upcalls import UPCALLS
 from mindjax.ops import functional as F
 
 __all__ = [
@@ -49,7 +50,6 @@ tensor_op = F.tensor_op
 
 # Set by mindjax.parallel: ``hook(prim, call, args, kwargs)`` applies a recorded strategy
 # (as sharding constraints on the op's inputs and outputs) in the parallel modes that use it.
-_STRATEGY_HOOK: list[Any] = [None]
 
 # Set by mindjax.train.amp while a Cell converted to mixed precision runs (the list lives in
 # functional.py, whose white-listed functions consult it too).
@@ -62,7 +62,7 @@ def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
         policy = _AMP_POLICY[0]
         if policy is not None and policy.covers(self):
             return _call_in_low_precision(self, call, policy.dtype, args, kwargs)
-        hook = _STRATEGY_HOOK[0]
+        hook = UPCALLS.primitive_strategy
         if hook is None or (self.in_strategy is None and self.out_strategy is None):
             return call(self, *args, **kwargs)
         return hook(self, call, args, kwargs)
@@ -74,7 +74,7 @@ def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
 def _call_in_low_precision(prim: "Primitive", call: Callable[..., Any], dtype: Any, args: tuple[Any, ...],
                            kwargs: dict[str, Any]) -> Any:
     def run(cast_args: tuple[Any, ...]) -> Any:
-        hook = _STRATEGY_HOOK[0]
+        hook = UPCALLS.primitive_strategy
         if hook is None or (prim.in_strategy is None and prim.out_strategy is None):
             return call(prim, *cast_args, **kwargs)
         return hook(prim, call, cast_args, kwargs)

@@ -27,7 +27,7 @@ import numpy as np
 from jax.sharding import NamedSharding
 
 from mindjax import context
-from mindjax.cells.wrap import cell_wrapper as _cell_wrapper
+from mindjax.common.upcalls import register_upcall
 from mindjax.common.variable import Variable
 from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.layout import Layout
@@ -214,5 +214,5 @@ def reduce_training_gradients(grads: tuple[Any, ...]) -> tuple[Any, ...]:
 _SUM_WARNED = [False]
 
 
-_cell_wrapper._BATCH_LAYOUT[0] = _layout_training_batch
-_cell_wrapper._GRAD_REDUCTION[0] = reduce_training_gradients
+register_upcall("batch_layout", _layout_training_batch)
+register_upcall("grad_reduction", reduce_training_gradients)

@@ -23,10 +23,9 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec
 
 from mindjax import context
-from mindjax.cells import cell as _cell_module
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
-from mindjax.ops import primitives as _primitives
+from mindjax.common.upcalls import register_upcall
 from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.layout import Layout
 from mindjax.parallel.strategy import format_where, input_specs, tensor_spec
@@ -99,7 +98,7 @@ def _constrain_outputs(who: str, path: str | None, strategy: Sequence[Any], out:
     return done[0] if single else type(out)(done)
 
 
-_primitives._STRATEGY_HOOK[0] = _apply_primitive_strategy
+register_upcall("primitive_strategy", _apply_primitive_strategy)
 
 
 # -- Cell.shard and ms.shard ---------------------------------------------------------------------
@@ -274,4 +273,4 @@ def shard(fn: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: A
     return sharded
 
 
-_cell_module._SHARD_CELL[0] = shard_cell
+register_upcall("shard_cell", shard_cell)

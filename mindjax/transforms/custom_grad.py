@@ -44,6 +44,7 @@ import numpy as np
 from mindjax.common.tensor import Tensor, as_array, unwrap, user_code, wrap
 from mindjax.cells.state import Effects, collect_variables, run_functional, substituted
 from mindjax.common.random import RNG_STATE
+from mindjax.common.upcalls import register_upcall
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import converted_construct
 
@@ -393,3 +394,6 @@ class HookBackward:
             raise TypeError("For 'HookBackward', at least one input is required")
         out = self._identity(*[as_array(x) for x in inputs])
         return out[0] if len(inputs) == 1 else out
+
+
+register_upcall("backward_rules", run_with_backward_rules)

@@ -291,7 +291,7 @@ class _ModeAware:
         return compiled
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if context._MODE[0] == context.GRAPH_MODE and not context._IN_COMPILED[0] \
+        if context._MODE[0] == context.GRAPH_MODE and not context.in_compiled() \
                 and not _has_tracer((args, kwargs)):
             return self._program()(*args, **kwargs)
         return self._run(*args, **kwargs)

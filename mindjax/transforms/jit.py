@@ -30,7 +30,8 @@ from mindjax import context
 from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
-from mindjax.common.variable import Variable, stop_tracking, track_access
+from mindjax.common.upcalls import register_upcall
+from mindjax.common.variable import Variable, current_tracker, stop_tracking, track_access
 from mindjax.cells.state import collect_variables, structure_version
 from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
 
@@ -57,12 +58,11 @@ def run_over_state(variables: Sequence[Variable], values: Sequence[Any], known: 
     for var, val in zip(variables, values):
         object.__setattr__(var, "_raw", val)
     tracker = track_access()
-    context._IN_COMPILED[0] += 1
     try:
-        out = fn()
+        with context.compiling():
+            out = fn()
         new_values = [v._raw for v in variables]
     finally:
-        context._IN_COMPILED[0] -= 1
         stop_tracking(tracker)
         for var, val in zip(variables, saved):
             object.__setattr__(var, "_raw", val)
@@ -119,8 +119,31 @@ def _input_tensors(tree: Any) -> list[Tensor]:
 
 
 def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], Any]:
+    """The traced leaves of a call's arguments, and the hashable rest (its compile key).
+
+    Positional Tensors and concrete arrays alone (the common call) take a short path:
+    the key is which positions held Tensors.
+    """
+    if not kwargs:
+        dynamic: list[Any] = []
+        kinds = []
+        for arg in args:
+            kind = type(arg)
+            if kind is Tensor:
+                raw = arg._raw
+                if type(raw) not in _ARRAY_TYPES:  # a tracer: the long path handles it
+                    break
+                dynamic.append(raw)
+                kinds.append(True)
+            elif kind in _ARRAY_TYPES:
+                dynamic.append(arg)
+                kinds.append(False)
+            else:
+                break
+        else:
+            return dynamic, (_POSITIONAL, tuple(kinds))
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_variable)
-    dynamic: list[Any] = []
+    dynamic = []
     static: list[Any] = []
     for leaf in leaves:
         if isinstance(leaf, Variable):
@@ -156,10 +179,16 @@ class _Dynamic:
 
 
 _DYNAMIC = _Dynamic()
+# Marks the short key of positional Tensors and arrays (see _split_args).
+_POSITIONAL = _Dynamic()
+# The concrete array classes a positional argument may have on the short path.
+_ARRAY_TYPES = frozenset({type(jax.numpy.zeros(())), np.ndarray})
 
 
 def _join_args(dynamic: Sequence[Any], key: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
     treedef, static = key
+    if treedef is _POSITIONAL:
+        return tuple(Tensor._wrap(d) if is_tensor else d for d, is_tensor in zip(dynamic, static)), {}
     it = iter(dynamic)
     leaves = [next(it) if s is _DYNAMIC else s.var if isinstance(s, _VariableArg) else s
               for s in static]
@@ -180,7 +209,8 @@ class CompiledFunction:
         self.variables: list[Variable] = list(variables)
         self._ids = {id(v) for v in self.variables}
         self.where = where
-        self._written: dict[Any, list[int]] = {}
+        self._written: dict[Any, tuple[list[int], list[int], bool]] = {}
+        self._ready = -1  # how many of the Variables have had their (lazy) values built
         # No donation: only written Variables come back, so donating the others would
         # free buffers their Parameters still hold. Training steps donate in train/_step.py.
         self._jitted = jax.jit(self._pure, static_argnums=(2,))
@@ -197,14 +227,27 @@ class CompiledFunction:
         # An in-place write to an input Tensor (``x[0] = 1`` in construct) is written back to the
         # caller's Tensor, as MindSpore does.
         changed = [i for i, (t, b) in enumerate(zip(inputs, before)) if t._raw is not b]
-        self._written[(key, len(values))] = (written, changed)
+        # A lone Tensor output leaves the program as its array and is wrapped again outside:
+        # cheaper than a pytree node per call.
+        lone = type(out) is Tensor
+        self._written[(key, len(values))] = (written, changed, lone)
+        out = out._raw if lone else out
         return (out, checks_output(checks)), [new_values[i] for i in written], [inputs[i]._raw for i in changed]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         dynamic, key = _split_args(args, kwargs)
+        return self.call_split(dynamic, key, args, kwargs)
+
+    def call_split(self, dynamic: list[Any], key: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Run the program on arguments already split by ``_split_args`` (``args``/``kwargs`` are
+        the originals, for writing in-place changes back to input Tensors)."""
         while True:
             variables = self.variables
-            values = [v._value for v in variables]
+            if self._ready == len(variables) and current_tracker() is None:
+                values = [v._raw for v in variables]
+            else:  # the first call builds lazy values; an enclosing tracker sees the reads
+                values = [v._value for v in variables]
+                self._ready = len(variables)
             try:
                 out, new, new_inputs = self._jitted(values, dynamic, key)
             except _NewVariables as grow:
@@ -213,8 +256,11 @@ class CompiledFunction:
             break
         out, checked = out
         # A failed check raises before any Variable is written: the call changes no state.
-        raise_failed_checks(checked)
-        written, changed = self._written[(key, len(values))]
+        if checked:
+            raise_failed_checks(checked)
+        written, changed, lone = self._written[(key, len(values))]
+        if lone:
+            out = Tensor._wrap(out)
         for i, val in zip(written, new):
             object.__setattr__(variables[i], "_raw", val)
         if changed:
@@ -244,19 +290,37 @@ def _cell_signature(cell: Any) -> tuple[Any, ...]:
 
 
 class _CellCache:
-    __slots__ = ("version", "current", "by_signature")
+    """A Cell's compiled programs: its call's, per signature, and its ``@ms.jit`` methods'.
+
+    It lives in the Cell (``_compiled_cache``), so the programs go when the Cell goes;
+    a copy of the Cell starts with an empty cache.
+    """
+
+    __slots__ = ("version", "current", "by_signature", "methods")
 
     def __init__(self) -> None:
         self.version = -1
         self.current: CompiledFunction | None = None
         self.by_signature: dict[Any, CompiledFunction] = {}
+        self.methods: dict[Any, CompiledFunction] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_CellCache":
+        return _CellCache()
+
+    def __copy__(self) -> "_CellCache":
+        return _CellCache()
+
+
+def _cell_cache(cell: Any) -> _CellCache:
+    cache = cell.__dict__["_compiled_cache"]
+    if cache is None:
+        cache = cell.__dict__["_compiled_cache"] = _CellCache()
+    return cache
 
 
 def compiled_for_cell(cell: Any) -> CompiledFunction:
     """The compiled program of ``cell`` for its current structure and flags."""
-    cache = cell.__dict__["_compiled_cache"]
-    if cache is None:
-        cache = cell.__dict__["_compiled_cache"] = _CellCache()
+    cache = _cell_cache(cell)
     version = structure_version()
     if cache.version != version:
         sig = _cell_signature(cell)
@@ -271,8 +335,32 @@ def compiled_for_cell(cell: Any) -> CompiledFunction:
 
 
 def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """Run ``cell(*args, **kwargs)`` as one compiled XLA program (GRAPH mode)."""
-    return compiled_for_cell(cell)(*args, **kwargs)
+    """Run ``cell(*args, **kwargs)`` as one compiled XLA program (GRAPH mode).
+
+    Under a JAX transform (traced inputs) the Cell runs inline in the enclosing trace.
+    """
+    dynamic, key = _split_args(args, kwargs)
+    if key[0] is not _POSITIONAL and _is_traced(dynamic, key):
+        return cell._call_impl(args, kwargs)
+    cache = cell.__dict__["_compiled_cache"]
+    if cache is None or cache.version != structure_version():
+        compiled = compiled_for_cell(cell)
+    else:
+        compiled = cache.current
+    return compiled.call_split(dynamic, key, args, kwargs)
+
+
+def _is_traced(dynamic: list[Any], key: Any) -> bool:
+    """Whether split arguments hold a JAX tracer (a Parameter argument's value counts too)."""
+    for leaf in dynamic:
+        if isinstance(leaf, jax.core.Tracer):
+            return True
+    treedef, static = key
+    return any(
+        isinstance(s, _VariableArg) and isinstance(s.var._raw, jax.core.Tracer) for s in static)
+
+
+register_upcall("compiled_cell_call", call_cell_compiled)
 
 
 def _converted_call_impl(cell: Any) -> Callable[..., Any]:
@@ -282,32 +370,49 @@ def _converted_call_impl(cell: Any) -> Callable[..., Any]:
 
 
 class _JitFunction:
-    """What ``@ms.jit`` returns: compiles on call, binds as a method."""
+    """What ``@ms.jit`` returns: compiles on call, binds as a method.
+
+    On a method, each instance has its own program (its Parameters are the
+    program's state). A Cell keeps it in its compiled cache; another object
+    keeps it in its ``__dict__``. Either way the program goes with the object.
+    """
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._compiled: CompiledFunction | None = None
-        self._per_instance: dict[int, CompiledFunction] = {}
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
             return self
         return functools.partial(self._call_bound, instance)
 
+    def _programs_of(self, instance: Any) -> dict[Any, CompiledFunction] | None:
+        d = getattr(instance, "__dict__", None)
+        if d is None:
+            return None
+        if "_compiled_cache" in d:  # a Cell
+            return _cell_cache(instance).methods
+        programs = d.get("_mindjax_jit_programs")
+        if programs is None:
+            programs = d["_mindjax_jit_programs"] = {}
+        return programs
+
     def _call_bound(self, instance: Any, *args: Any, **kwargs: Any) -> Any:
-        if context._IN_COMPILED[0] or _has_tracer((args, kwargs)):
+        if context.in_compiled() or _has_tracer((args, kwargs)):
             return convert_function(self._fn)(instance, *args, **kwargs)
-        compiled = self._per_instance.get(id(instance))
+        programs = self._programs_of(instance)
+        compiled = None if programs is None else programs.get(self)
         if compiled is None:
             initial = collect_variables(instance) if hasattr(instance, "parameters_and_names") else []
             bound = functools.partial(convert_function(self._fn), instance)
             compiled = CompiledFunction(bound, initial + [RNG_STATE], f"For '{self._fn.__qualname__}'")
-            self._per_instance[id(instance)] = compiled
+            if programs is not None:  # an object without a __dict__ compiles on each call
+                programs[self] = compiled
         return compiled(*args, **kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if context._IN_COMPILED[0] or _has_tracer((args, kwargs)):
+        if context.in_compiled() or _has_tracer((args, kwargs)):
             return convert_function(self._fn)(*args, **kwargs)
         if self._compiled is None:
             self._compiled = CompiledFunction(convert_function(self._fn), [RNG_STATE], f"For '{self._fn.__qualname__}'")

@@ -203,3 +203,93 @@ def test_schedule_learning_rate_read_each_step_compiles_once():
     for _ in range(3):
         assert abs(float(opt.get_lr()) - 0.1) < 1e-7
     assert compiled._jitted._cache_size() == programs
+
+
+def test_tensor_and_array_positional_arguments_agree_and_keep_the_callers_type():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = Scale()
+    t = ms.Tensor(np.ones(3), ms.float32)
+    out_t = net(t)
+    out_a = net(jnp.ones(3, jnp.float32))
+    out_np = net(np.ones(3, np.float32))
+    assert type(out_t) is ms.Tensor                       # a MindSpore caller gets a Tensor
+    assert isinstance(out_a, jax.Array) and not isinstance(out_a, ms.Tensor)  # a JAX caller an array
+    for out in (out_t, out_a, out_np):
+        np.testing.assert_allclose(np.asarray(out), [2.0] * 3)
+    assert float(net.calls) == 3.0
+
+
+def test_jax_grad_over_a_graph_mode_cell_traces_inline():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = Scale()
+    g = jax.grad(lambda x: net(x).sum())(jnp.ones(3, jnp.float32))
+    np.testing.assert_allclose(np.asarray(g), [2.0] * 3)
+
+
+def test_jit_method_programs_are_freed_with_their_cell():
+    import gc
+    import weakref
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor(np.ones(2), ms.float32))
+
+        @ms.jit
+        def step(self, x):
+            return x * self.w
+
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    net = Net()
+    np.testing.assert_allclose(net.step(ms.Tensor(np.full(2, 3.0), ms.float32)).asnumpy(), [3.0, 3.0])
+    ref = weakref.ref(net)
+    del net
+    gc.collect()
+    assert ref() is None
+
+
+def test_jit_method_on_a_plain_object_compiles_once_per_instance():
+    traces = []
+
+    class Scaler:
+        def __init__(self, k):
+            self.k = k
+
+        @ms.jit
+        def apply(self, x):
+            traces.append(1)
+            return x * self.k
+
+    a, b = Scaler(2.0), Scaler(3.0)
+    x = ms.Tensor(np.ones(2), ms.float32)
+    for _ in range(3):
+        np.testing.assert_allclose(a.apply(x).asnumpy(), [2.0, 2.0])
+    np.testing.assert_allclose(b.apply(x).asnumpy(), [3.0, 3.0])
+    assert len(traces) == 2
+
+
+def test_compiled_cell_copy_starts_with_its_own_programs():
+    import copy
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = Scale()
+    net(jnp.ones(3, jnp.float32))
+    twin = copy.deepcopy(net)
+    twin.w.set_data(ms.Tensor(np.full(3, 5.0), ms.float32))
+    np.testing.assert_allclose(np.asarray(twin(jnp.ones(3, jnp.float32))), [5.0] * 3)
+    np.testing.assert_allclose(np.asarray(net(jnp.ones(3, jnp.float32))), [2.0] * 3)
+
+
+def test_compiling_state_is_per_thread():
+    import threading
+
+    from mindjax import context
+
+    seen = []
+    with context.compiling():
+        assert context.in_compiled()
+        worker = threading.Thread(target=lambda: seen.append(context.in_compiled()))
+        worker.start()
+        worker.join(timeout=30)
+    assert seen == [False]
+    assert not context.in_compiled()

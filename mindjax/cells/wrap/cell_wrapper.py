@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from mindjax.common.tensor import Tensor
+from mindjax.common.upcalls import UPCALLS
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter, ParameterTuple
 from mindjax.cells.wrap._grad import vjp_of_variables
@@ -124,16 +125,10 @@ class WithGradCell(Cell):
         return grads
 
 
-# Set by mindjax.parallel.data_parallel (parallel sits above cells): lays a
-# training batch out over the devices in the parallel modes, identity otherwise.
-_BATCH_LAYOUT: list[Callable[[tuple[Any, ...]], tuple[Any, ...]] | None] = [None]
-# Set by mindjax.parallel.data_parallel: MindSpore's data-parallel gradient reduction of a
-# training step (the sharded program already gives the mean; without gradients_mean, the sum).
-_GRAD_REDUCTION: list[Callable[[tuple[Any, ...]], tuple[Any, ...]] | None] = [None]
-
-
 def _reduce_gradients(grads: tuple[Any, ...]) -> tuple[Any, ...]:
-    hook = _GRAD_REDUCTION[0]
+    # The parallel mode's reduction (mindjax.parallel.data_parallel registers it): the sharded
+    # program already gives the mean; without gradients_mean, MindSpore's sum.
+    hook = UPCALLS.grad_reduction
     return grads if hook is None else hook(grads)
 
 
@@ -172,8 +167,9 @@ class TrainOneStepCell(Cell):
 
     def construct(self, *inputs: Any) -> Any:
         """Run one step on ``inputs`` and return the loss."""
-        if _BATCH_LAYOUT[0] is not None:
-            inputs = _BATCH_LAYOUT[0](inputs)
+        layout = UPCALLS.batch_layout  # the parallel mode's batch layout (mindjax.parallel)
+        if layout is not None:
+            inputs = layout(inputs)
         loss, grads, _ = vjp_of_variables(self.network, self.weights, inputs, sens=self.sens)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)

@@ -137,11 +137,8 @@ def trace_cell(cell: Any, args: Sequence[Any], kwargs: dict[str, Any] | None = N
 
     def pure(values: list[Any], flat_args: list[Any]) -> tuple[list[Any], list[Any]]:
         call_args, call_kwargs = jax.tree_util.tree_unflatten(in_tree, flat_args)
-        context._IN_COMPILED[0] += 1
-        try:
+        with context.compiling():
             out, new_values = call_with_values(variables, values, cell, *call_args, **call_kwargs)
-        finally:
-            context._IN_COMPILED[0] -= 1
         flat_out, out_tree = jax.tree_util.tree_flatten(out)
         out_box.append((out_tree, len(flat_out)))
         return flat_out, new_values

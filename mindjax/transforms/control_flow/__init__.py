@@ -89,6 +89,7 @@ import weakref
 from typing import Any, Callable
 
 from mindjax import context
+from mindjax.common.upcalls import register_upcall
 from mindjax.transforms.control_flow import _runtime
 from mindjax.transforms.control_flow._converter import convert as _convert
 from mindjax.transforms.control_flow._converter import convert_or_fallback
@@ -154,7 +155,7 @@ def converted_construct(cell: Any) -> Callable[..., Any]:
 
 def graph_active() -> bool:
     """True when construct calls run converted code: inside a compiled call or in GRAPH mode."""
-    return bool(context._IN_COMPILED[0]) or context._MODE[0] == context.GRAPH_MODE
+    return context.in_compiled() or context._MODE[0] == context.GRAPH_MODE
 
 
 def _construct_hook(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -163,14 +164,7 @@ def _construct_hook(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) ->
     return cell.construct(*args, **kwargs)
 
 
-def _install() -> None:
-    from mindjax.cells import cell as cell_module
-
-    if hasattr(cell_module, "_CONSTRUCT_HOOK"):
-        cell_module._CONSTRUCT_HOOK[0] = _construct_hook
-
-
-_install()
+register_upcall("converted_construct", _construct_hook)
 
 # Names the runtime and tests reach through the package.
 _ = (convert_or_fallback, Undefined, CHECKPOINTS)

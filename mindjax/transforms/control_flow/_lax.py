@@ -26,7 +26,7 @@ from jax.extend.core import jaxpr_as_fun
 
 from mindjax.common.tensor import Tensor
 from mindjax.common.random import RNG_STATE
-from mindjax.common.variable import _TRACKERS, Variable, stop_tracking, track_access
+from mindjax.common.variable import Variable, current_tracker, stop_tracking, track_access
 from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
 
 try:  # keeps Python-number weakness across a join (1.0 stays weak next to float16)
@@ -551,8 +551,8 @@ def run_with_variables(fn: Callable[..., Sequence[Any]], args: Sequence[Any],
                 object.__setattr__(var, "_raw", tracker.originals[key])
         for var, val in zip(carried, saved):
             object.__setattr__(var, "_raw", val)
-    if _TRACKERS:
-        outer = _TRACKERS[-1]
+    outer = current_tracker()
+    if outer is not None:
         for var in tracker.touched.values():
             outer.read(var)
     return out, written

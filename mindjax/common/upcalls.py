@@ -1,0 +1,91 @@
+"""The few calls that go up MindJAX's layers, in one typed registry.
+
+The layers import downwards only: ``common -> ops -> cells -> transforms ->
+parallel -> train``. A few calls must go the other way: a Cell called in GRAPH
+mode is compiled by ``transforms``; ``Cell.shard`` and a Primitive's
+``shard`` strategy are carried out by ``parallel``; a training step lays its
+batch out and reduces its gradients the way the parallel mode says. Each such
+call is one typed slot of :data:`UPCALLS`. The layer that implements it fills
+the slot once, at import (``import mindjax`` imports every layer); the lower
+layer calls through the slot. A slot that must be filled and is not raises an
+error naming it.
+
+Example:
+    >>> from mindjax.common.upcalls import UPCALLS
+    >>> callable(UPCALLS.compiled_cell_call)   # filled by mindjax.transforms.jit
+    True
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+__all__ = ["Upcalls", "UPCALLS", "register_upcall"]
+
+CellCall = Callable[[Any, tuple, dict], Any]
+
+
+class Upcalls:
+    """The slots, each ``None`` until the layer that implements it registers.
+
+    Attributes:
+        compiled_cell_call: ``(cell, args, kwargs) -> output``: run a Cell as
+            one compiled program (GRAPH mode); from ``mindjax.transforms.jit``.
+        backward_rules: ``(cell, args, kwargs) -> output``: run a construct
+            under its ``bprop``, backward hooks or recompute; from
+            ``mindjax.transforms.custom_grad``.
+        converted_construct: ``(cell, args, kwargs) -> output``: run a
+            construct with its Python control flow converted when a graph is
+            being built; from ``mindjax.transforms.control_flow``. When empty,
+            ``construct`` is called as written.
+        shard_cell: ``(cell, in_strategy, out_strategy, parameter_plan) -> None``:
+            carry out ``Cell.shard``; from ``mindjax.parallel.shard``.
+        primitive_strategy: ``(primitive, call, args, kwargs) -> output``: run a
+            Primitive under its ``shard`` strategy; from ``mindjax.parallel.shard``.
+        batch_layout: ``(inputs) -> inputs``: lay a training batch out over the
+            devices of the parallel mode; from ``mindjax.parallel.data_parallel``.
+        grad_reduction: ``(grads) -> grads``: the parallel mode's gradient
+            reduction of a training step; from ``mindjax.parallel.data_parallel``.
+    """
+
+    __slots__ = ("compiled_cell_call", "backward_rules", "converted_construct", "shard_cell",
+                 "primitive_strategy", "batch_layout", "grad_reduction")
+
+    compiled_cell_call: CellCall | None
+    backward_rules: CellCall | None
+    converted_construct: CellCall | None
+    shard_cell: Callable[[Any, Any, Any, Any], None] | None
+    primitive_strategy: Callable[[Any, Callable[..., Any], tuple, dict], Any] | None
+    batch_layout: Callable[[tuple], tuple] | None
+    grad_reduction: Callable[[tuple], tuple] | None
+
+    def __init__(self) -> None:
+        for name in self.__slots__:
+            object.__setattr__(self, name, None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Upcalls slots are filled with register_upcall({name!r}, fn), not assigned")
+
+    def require(self, name: str) -> Callable[..., Any]:
+        """The function in slot ``name``; raises ``RuntimeError`` when no layer registered it."""
+        fn = getattr(self, name)
+        if fn is None:
+            raise RuntimeError(f"MindJAX's '{name}' is not registered: import mindjax (not only one "
+                               f"of its sub-packages) before using it")
+        return fn
+
+
+UPCALLS = Upcalls()
+
+
+def register_upcall(name: str, fn: Callable[..., Any]) -> None:
+    """Fill slot ``name`` of :data:`UPCALLS` with ``fn`` (done once, by the implementing layer).
+
+    Raises:
+        KeyError: ``name`` is not a slot.
+        TypeError: ``fn`` is not callable.
+    """
+    if name not in Upcalls.__slots__:
+        raise KeyError(f"register_upcall: no slot named {name!r}; the slots are {', '.join(Upcalls.__slots__)}")
+    if not callable(fn):
+        raise TypeError(f"register_upcall: slot {name!r} takes a callable, got {type(fn).__name__}")
+    object.__setattr__(UPCALLS, name, fn)
