@@ -43,6 +43,7 @@ from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_i
 _HOOK_IDS = itertools.count()
 _CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
 _SHARD_CELL: list[Any] = [None]       # set by mindjax.parallel.shard (parallel sits above cells)
+_PROFILER_SCOPE: list[Any] = [None]   # set by mindjax.profiler while it records: (cell, path) -> scope
 
 
 class HookHandle:
@@ -440,7 +441,9 @@ class Cell:
         if mixed is not None:
             args, kwargs = _cast_floats((args, kwargs), mixed)
         path = d["_cell_path"] or type(self).__name__
-        with jax.named_scope(path), (user_code() if user_construct else inside_framework()):
+        profiler_scope = _PROFILER_SCOPE[0]
+        scope = jax.named_scope(path) if profiler_scope is None else profiler_scope(self, path)
+        with scope, (user_code() if user_construct else inside_framework()):
             if mixed is not None:
                 out = self._run_construct_with_cast_params(mixed, args, kwargs)
             else:
