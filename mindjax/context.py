@@ -9,11 +9,13 @@ Example:
 from __future__ import annotations
 
 import enum
+import os
 import threading
 import warnings
 from typing import Any
 
 import jax
+from jax.experimental.compilation_cache import compilation_cache as _jax_compilation_cache
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
@@ -65,7 +67,7 @@ _PASSIVE_KEYS = {
     "device_id", "save_graphs", "save_graphs_path", "max_call_depth", "jit_config",
     "enable_graph_kernel", "graph_kernel_flags", "max_device_memory", "variable_memory_max_size",
     "mempool_block_size", "print_file_path", "enable_reduce_precision", "check_bprop",
-    "enable_compile_cache", "compile_cache_path", "inter_op_parallel_num", "runtime_num_threads",
+    "inter_op_parallel_num", "runtime_num_threads",
     "memory_optimize_level", "deterministic", "pynative_synchronize", "jit_level",
     "ascend_config", "gpu_config", "debug_level", "disable_format_transform", "op_timeout",
     "enable_profiling", "profiling_options", "reserve_class_name_in_scope", "support_binary",
@@ -115,12 +117,67 @@ def set_context(**kwargs: Any) -> None:
         elif key == "enable_x64":
             jax.config.update("jax_enable_x64", bool(value))
             _CONTEXT[key] = bool(value)
+        elif key == "enable_compile_cache":
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'set_context', the parameter 'enable_compile_cache' must be "
+                            f"<class 'bool'>, but got {type(value)}")
+            _CONTEXT[key] = value
+            _apply_compile_cache()
+        elif key == "compile_cache_path":
+            if not isinstance(value, (str, os.PathLike)) or not os.fspath(value):
+                raise TypeError(f"For 'set_context', the parameter 'compile_cache_path' must be a "
+                            f"non-empty str, but got {type(value)} {value!r}")
+            _CONTEXT[key] = os.fspath(value)
+            _apply_compile_cache()
         elif key in _PASSIVE_KEYS:
             _CONTEXT[key] = value
         else:
             raise ValueError(f"For 'set_context', the keyword argument '{key}' is not recognized; "
                              f"known keys: mode, device_target, enable_x64, jit_syntax_level, "
+                             f"enable_compile_cache, compile_cache_path, "
                              f"{', '.join(sorted(_PASSIVE_KEYS))}")
+
+
+def compile_cache_dir() -> str | None:
+    """The directory of the persistent compile cache in use, or None when it is off.
+
+    The cache is on when ``set_context(enable_compile_cache=True)`` was called, or, while
+    ``enable_compile_cache`` was never set, when the environment variable
+    ``MS_COMPILER_CACHE_ENABLE`` is ``"1"``. The path is ``compile_cache_path`` when set,
+    else ``MS_COMPILER_CACHE_PATH``, else ``"."`` (MindSpore's default); as in MindSpore
+    each rank writes below ``<path>/rank_<RANK_ID>/``.
+
+    Returns:
+        the absolute cache directory, or None.
+    """
+    enabled = _CONTEXT.get("enable_compile_cache")
+    if enabled is None:
+        enabled = os.environ.get("MS_COMPILER_CACHE_ENABLE", "0").strip() == "1"
+    if not enabled:
+        return None
+    root = _CONTEXT.get("compile_cache_path") or os.environ.get("MS_COMPILER_CACHE_PATH") or "."
+    rank = os.environ.get("RANK_ID", "0").strip() or "0"
+    return os.path.abspath(os.path.join(root, f"rank_{rank}", "jax_cache"))
+
+
+_CACHE_DIR_IN_USE: list[str | None] = [None]
+
+
+def _apply_compile_cache() -> None:
+    # JAX's persistent compilation cache stores every XLA executable under the directory;
+    # a second process compiling the same program loads it instead of compiling. Small and
+    # fast-compiling programs are stored too: a first train step is many small programs.
+    directory = compile_cache_dir()
+    if directory == _CACHE_DIR_IN_USE[0]:
+        return
+    if directory is not None:
+        os.makedirs(directory, exist_ok=True)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    jax.config.update("jax_compilation_cache_dir", directory)
+    # JAX decides once, at its first compile, whether a cache is in use: start it afresh.
+    _jax_compilation_cache.reset_cache()
+    _CACHE_DIR_IN_USE[0] = directory
 
 
 def set_device(device_target: str, device_id: int | None = None) -> None:
@@ -166,7 +223,9 @@ def get_context(attr_key: str) -> Any:
     """Read one context value set by :func:`set_context` (``"mode"``, ``"device_target"`` ...)."""
     if attr_key in _CONTEXT:
         return _CONTEXT[attr_key]
-    if attr_key in _PASSIVE_KEYS or attr_key == "enable_x64":
+    if attr_key == "compile_cache_path":
+        return ""  # MindSpore's read-back before it is set
+    if attr_key in _PASSIVE_KEYS or attr_key in ("enable_x64", "enable_compile_cache"):
         return None
     raise ValueError(f"For 'get_context', the key '{attr_key}' is not recognized")
 
@@ -499,3 +558,7 @@ def reset_auto_parallel_context() -> None:
     _PARALLEL.clear()
     _PARALLEL.update(_fresh_defaults())
     _PARALLEL_SET.clear()
+
+
+# ``MS_COMPILER_CACHE_ENABLE=1`` turns the persistent compile cache on from import on.
+_apply_compile_cache()

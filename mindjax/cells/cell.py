@@ -432,7 +432,9 @@ class Cell:
         if mixed is not None:
             args, kwargs = _cast_floats((args, kwargs), mixed)
         path = d["_cell_path"] or type(self).__name__
-        with jax.named_scope(path), (user_code() if user_construct else inside_framework()):
+        profiler_scope = UPCALLS.cell_scope  # filled by mindjax.profiler while it records
+        scope = jax.named_scope(path) if profiler_scope is None else profiler_scope(self, path)
+        with scope, (user_code() if user_construct else inside_framework()):
             if mixed is not None:
                 out = self._run_construct_with_cast_params(mixed, args, kwargs)
             else:

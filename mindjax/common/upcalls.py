@@ -45,10 +45,13 @@ class Upcalls:
             devices of the parallel mode; from ``mindjax.parallel.data_parallel``.
         grad_reduction: ``(grads) -> grads``: the parallel mode's gradient
             reduction of a training step; from ``mindjax.parallel.data_parallel``.
+        cell_scope: ``(cell, path) -> context manager``: the scope a Cell's call
+            runs in instead of ``jax.named_scope(path)``; filled by
+            ``mindjax.profiler`` while it records, empty otherwise.
     """
 
     __slots__ = ("compiled_cell_call", "backward_rules", "converted_construct", "shard_cell",
-                 "primitive_strategy", "batch_layout", "grad_reduction")
+                 "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope")
 
     compiled_cell_call: CellCall | None
     backward_rules: CellCall | None
@@ -57,6 +60,7 @@ class Upcalls:
     primitive_strategy: Callable[[Any, Callable[..., Any], tuple, dict], Any] | None
     batch_layout: Callable[[tuple], tuple] | None
     grad_reduction: Callable[[tuple], tuple] | None
+    cell_scope: Callable[[Any, str], Any] | None
 
     def __init__(self) -> None:
         for name in self.__slots__:
@@ -77,8 +81,10 @@ class Upcalls:
 UPCALLS = Upcalls()
 
 
-def register_upcall(name: str, fn: Callable[..., Any]) -> None:
+def register_upcall(name: str, fn: Callable[..., Any] | None) -> None:
     """Fill slot ``name`` of :data:`UPCALLS` with ``fn`` (done once, by the implementing layer).
+
+    ``None`` empties the slot again (the profiler's ``cell_scope`` when it stops).
 
     Raises:
         KeyError: ``name`` is not a slot.
@@ -86,6 +92,6 @@ def register_upcall(name: str, fn: Callable[..., Any]) -> None:
     """
     if name not in Upcalls.__slots__:
         raise KeyError(f"register_upcall: no slot named {name!r}; the slots are {', '.join(Upcalls.__slots__)}")
-    if not callable(fn):
+    if fn is not None and not callable(fn):
         raise TypeError(f"register_upcall: slot {name!r} takes a callable, got {type(fn).__name__}")
     object.__setattr__(UPCALLS, name, fn)

@@ -7,7 +7,9 @@ from mindjax.common.upcalls import UPCALLS, Upcalls, register_upcall
 
 def test_every_slot_is_filled_once_mindjax_is_imported():
     for name in Upcalls.__slots__:
-        assert callable(getattr(UPCALLS, name)), name
+        if name != "cell_scope":  # filled only while a profiler records
+            assert callable(getattr(UPCALLS, name)), name
+    assert UPCALLS.cell_scope is None
 
 
 def test_slots_are_filled_through_register_upcall_only():

@@ -1,15 +1,15 @@
 """``mindspore.ops.operations``: the Primitive classes, as ``from mindspore.ops import operations as P`` imports them.
 
 Split as MindSpore splits them: ``math_ops``, ``array_ops``, ``nn_ops``, ``random_ops``,
-``other_ops``, ``debug_ops`` and ``comm_ops``. The Primitives of ``mindjax.ops.primitives*``
+``other_ops``, ``debug_ops``, ``comm_ops`` and ``custom_ops``. The Primitives of ``mindjax.ops.primitives*``
 are re-exported by those modules and here.
 """
 from mindjax.ops.primitives import *  # noqa: F401,F403
 from mindjax.ops.primitives_extra import *  # noqa: F401,F403
 from mindjax.ops.composite import Partial  # noqa: F401
 from mindjax.ops import primitives as _primitives, primitives_extra as _primitives_extra
-from mindjax.ops.operations import (array_ops, comm_ops, debug_ops, math_ops, nn_ops, other_ops,  # noqa: F401
-                                    random_ops)
+from mindjax.ops.operations import (array_ops, comm_ops, custom_ops, debug_ops, math_ops, nn_ops,  # noqa: F401
+                                    other_ops, random_ops)
 
 
 def _primitive_names(module: object) -> list[str]:
@@ -20,10 +20,11 @@ def _primitive_names(module: object) -> list[str]:
 
 
 #: The Primitives this package's modules define (the older ones are in ``mindjax.ops.primitives*``).
-NEW_PRIMITIVES = sorted({name for module in (array_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops)
+_MODULES = (array_ops, custom_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops)
+NEW_PRIMITIVES = sorted({name for module in _MODULES
                          for name in _primitive_names(module)} - set(_primitives.__all__ + _primitives_extra.__all__))
 
-for _module in (array_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops):
+for _module in _MODULES:
     globals().update({_name: getattr(_module, _name) for _name in _primitive_names(_module)
                       if _name in NEW_PRIMITIVES})
 del _module
