@@ -39,9 +39,43 @@ from mindjax.cells.state import bump_structure_version
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, tensor_op, unwrap,
                                    user_code, wrap)
+from mindjax.common.precision import PrecisionPolicy, policy_scope
 from mindjax.common.upcalls import UPCALLS
 
 _HOOK_IDS = itertools.count()
+
+
+def set_precision_policy(cell: "Cell", policy: PrecisionPolicy | None) -> None:
+    """Give ``cell`` its own operator-level mixed-precision policy (MindSpore's ``O1``).
+
+    The Primitives its ``construct`` calls run under ``policy``
+    (:mod:`mindjax.common.precision`), read at each call; ``None`` makes the Cell run
+    under its caller's policy again. Programs compiled before are not reused.
+
+    Arguments:
+        cell: the Cell.
+        policy: a :class:`~mindjax.common.precision.PrecisionPolicy`, ``NO_CAST``, or None.
+    """
+    if policy is not None and not isinstance(policy, PrecisionPolicy):
+        raise TypeError(f"{cell._where()}: the precision policy must be a PrecisionPolicy or None, "
+                        f"got {type(policy).__name__}")
+    cell.__dict__["_amp_policy"] = policy
+    bump_structure_version()
+
+
+def cell_signature(cell: "Cell") -> tuple[Any, ...]:
+    """What a compiled program of ``cell`` depends on besides its inputs (the key its programs
+    are cached under): per Cell of the tree, its class, training flag, precision, recompute
+    flag, hooks and Parameters.
+    """
+    sig = []
+    for _, c in cell.cells_and_names():
+        d = c.__dict__
+        sig.append((id(c), type(c), d["_amp_policy"], d["training"], d["_mixed_dtype"], d["_recompute"],
+                    tuple(d["_forward_pre_hooks"]), tuple(d["_forward_hooks"]),
+                    tuple(d["_backward_hooks"]), tuple(d["_backward_pre_hooks"]),
+                    tuple(id(p) for p in d["_params"].values())))
+    return tuple(sig)
 
 
 class HookHandle:
@@ -116,6 +150,7 @@ class Cell:
         d["_cell_path"] = ""
         d["training"] = False
         d["_mixed_dtype"] = None
+        d["_amp_policy"] = None  # MindSpore's O1: a PrecisionPolicy (mindjax.common.precision)
         d["_forward_pre_hooks"] = OrderedDict()
         d["_forward_hooks"] = OrderedDict()
         d["_backward_hooks"] = OrderedDict()
@@ -449,6 +484,14 @@ class Cell:
         return wrap(out) if caller_is_user else unwrap(out)
 
     def _run_construct(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        d = self.__dict__
+        policy = d["_amp_policy"]
+        if policy is not None:  # O1: the Primitives called in construct run under the Cell's policy
+            with policy_scope(policy):
+                return self._run_construct_as_written(args, kwargs)
+        return self._run_construct_as_written(args, kwargs)
+
+    def _run_construct_as_written(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         d = self.__dict__
         if d["_backward_hooks"] or d["_backward_pre_hooks"] or d["_recompute"] \
                 or _has_bprop(type(self)):

@@ -64,6 +64,66 @@ def substituted(variables: Sequence[Variable], values: Sequence[Any]) -> Iterato
             object.__setattr__(var, "_raw", val)
 
 
+class StateRun:
+    """What one :func:`run_with_state` call did (the functionalisation core's result).
+
+    Attributes:
+        out: the function's output.
+        new_values: the values of the substituted Variables after the run.
+        written: every Variable the run wrote (substituted or not), in write order.
+        written_values: their values at the end of the run.
+        touched: every Variable the run read or wrote, by id.
+    """
+
+    __slots__ = ("out", "new_values", "written", "written_values", "touched")
+
+    def __init__(self, out: Any, new_values: list[Any], written: list[Variable], written_values: list[Any],
+                 touched: dict[int, Variable]) -> None:
+        self.out = out
+        self.new_values = new_values
+        self.written = written
+        self.written_values = written_values
+        self.touched = touched
+
+
+def run_with_state(variables: Sequence[Variable], values: Sequence[Any], fn: Callable[[], Any],
+                   keep: set[int] = frozenset()) -> StateRun:  # type: ignore[assignment]
+    """The functionalisation core: run ``fn()`` with ``variables`` holding ``values``.
+
+    Every compiled call, gradient, custom backward rule and the training step goes
+    through here: the Variables get the (usually traced) values, every Variable
+    access is recorded, and afterwards the Python objects are exactly as before:
+    ``variables`` get their own values back, and any other Variable that ``fn``
+    wrote is restored unless its id is in ``keep``. What ``fn`` wrote comes out as
+    data in the result, for the caller to return from its trace and write back
+    once concrete.
+
+    Arguments:
+        variables: the Variables to substitute.
+        values: their values for this run.
+        fn: the code to run.
+        keep: ids of Variables whose writes stay in place (the caller owns them).
+
+    Returns:
+        a :class:`StateRun`.
+    """
+    saved = [v._raw for v in variables]
+    for var, val in zip(variables, values):
+        object.__setattr__(var, "_raw", val)
+    tracker = track_access()
+    try:
+        out = fn()
+        new_values = [v._raw for v in variables]
+        written = list(tracker.written.values())
+        written_values = [v._raw for v in written]
+    finally:
+        stop_tracking(tracker)
+        tracker.restore_outside(keep)
+        for var, val in zip(variables, saved):
+            object.__setattr__(var, "_raw", val)
+    return StateRun(out, new_values, written, written_values, tracker.touched)
+
+
 def call_with_values(variables: Sequence[Variable], values: Sequence[Any],
                      fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
     """Run ``fn(*args, **kwargs)`` with ``variables`` holding ``values``.
@@ -72,10 +132,8 @@ def call_with_values(variables: Sequence[Variable], values: Sequence[Any],
         ``(fn's output, the variables' values after the call)``. The Python
         objects are left exactly as they were before the call.
     """
-    with substituted(variables, values):
-        out = fn(*args, **kwargs)
-        new_values = [v._raw for v in variables]
-    return out, new_values
+    run = run_with_state(variables, values, lambda: fn(*args, **kwargs), {id(v) for v in variables})
+    return run.out, run.new_values
 
 
 class Effects:
@@ -134,17 +192,7 @@ def run_functional(variables: Sequence[Variable], values: Sequence[Any], effects
         ``(fn's output, the values fn wrote)``; ``effects.written`` names the
         Variables those values belong to (any Variable, ``variables`` included).
     """
-    tracker = track_access()
-    try:
-        with substituted(variables, values):
-            try:
-                out = fn(*args, **kwargs)
-                written = list(tracker.written.values())
-                new_values = [v._raw for v in written]
-            finally:
-                tracker.restore_outside(set())
-    finally:
-        stop_tracking(tracker)
-    effects.written = written
-    effects.touched = list(tracker.touched.values())
-    return out, new_values
+    run = run_with_state(variables, values, lambda: fn(*args, **kwargs))
+    effects.written = run.written
+    effects.touched = list(run.touched.values())
+    return run.out, run.written_values

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import functools
 import math
-import threading
 from typing import Any, Callable, Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.precision import active_policy, policy_scope
 from mindjax.common.tensor import Tensor
 from mindjax.cells.loss import _reduce
 from mindjax.common import random as _random
@@ -104,24 +104,8 @@ def _named(op: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return decorate
 
 
-# Set by mindjax.train.amp while a Cell converted to mixed precision runs: that Cell's policy, an
-# object with ``covers(primitive class) -> bool`` and ``dtype``. A covered operator runs as MindSpore's
-# O1 rewrite runs it: floating Tensor inputs cast to ``dtype``, floating Tensor outputs cast to float32.
-class _ThreadSlot:
-    """One value per thread, read and written as ``slot[0]`` (a converted Cell running in one
-    thread must not cast the operators another thread runs)."""
-
-    def __init__(self) -> None:
-        self._local = threading.local()
-
-    def __getitem__(self, index: int) -> Any:
-        return getattr(self._local, "value", None)
-
-    def __setitem__(self, index: int, value: Any) -> None:
-        self._local.value = value
-
-
-_AMP_POLICY = _ThreadSlot()
+# Under MindSpore's O1 mixed precision (mindjax.common.precision), a covered operator runs as the
+# O1 rewrite runs it: floating Tensor inputs cast to the policy's dtype, floating outputs to float32.
 
 
 def _is_float_tensor(x: Any) -> bool:
@@ -134,12 +118,8 @@ def _run_in_low_precision(run: Callable[[tuple[Any, ...]], Any], dtype: Any, arg
     """``run(args)`` with floating positional inputs cast to ``dtype`` and floating outputs to float32."""
     # Positional inputs only: MindSpore's rewrite casts a call's arguments, not its keywords.
     args = tuple(jnp.asarray(a).astype(dtype) if _is_float_tensor(a) else a for a in args)
-    policy = _AMP_POLICY[0]
-    _AMP_POLICY[0] = None  # one operator: what it calls inside is not cast again
-    try:
+    with policy_scope(None):  # one operator: what it calls inside is not cast again
         out = run(args)
-    finally:
-        _AMP_POLICY[0] = policy
     if isinstance(out, tuple):
         return tuple(o.astype(jnp.float32) if _is_float_tensor(o) else o for o in out)
     return out.astype(jnp.float32) if _is_float_tensor(out) else out
@@ -152,7 +132,7 @@ def _amp_white_listed(primitive: str) -> Callable[[Callable[..., Any]], Callable
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            policy = _AMP_POLICY[0]
+            policy = active_policy()
             if policy is not None:
                 from mindjax.ops import primitives
 

@@ -29,6 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.precision import active_policy
 from mindjax.common.upcalls import UPCALLS
 from mindjax.ops import functional as F
 
@@ -51,15 +52,11 @@ tensor_op = F.tensor_op
 # Set by mindjax.parallel: ``hook(prim, call, args, kwargs)`` applies a recorded strategy
 # (as sharding constraints on the op's inputs and outputs) in the parallel modes that use it.
 
-# Set by mindjax.train.amp while a Cell converted to mixed precision runs (the list lives in
-# functional.py, whose white-listed functions consult it too).
-_AMP_POLICY = F._AMP_POLICY
-
 
 def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(call)
     def wrapped(self: "Primitive", *args: Any, **kwargs: Any) -> Any:
-        policy = _AMP_POLICY[0]
+        policy = active_policy()  # MindSpore's O1 (mindjax.common.precision)
         if policy is not None and policy.covers(self):
             return _call_in_low_precision(self, call, policy.dtype, args, kwargs)
         hook = UPCALLS.primitive_strategy

@@ -30,7 +30,7 @@ from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
 from mindjax.parallel.auto import training as _auto_training
-from mindjax.transforms.jit import _NewVariables, add_new_variables, run_over_state
+from mindjax.transforms.jit import run_growing_state, run_over_state
 
 
 def _strong(x: Any) -> Any:
@@ -99,7 +99,7 @@ class StepProgram:
             batch = _dp.constrain_batch(batch)
         with collect_checks() as checks:
             out, new_values = run_over_state(self.variables, values, self._ids,
-                                             lambda: self.cell._call_impl(tuple(batch), {}))
+                                             lambda: self.cell(*batch))
         checked = checks_output(checks)
         finite = loss_is_finite(out) if self.guard_loss else jnp.asarray(True)
         if self.guard_loss or checked:
@@ -138,15 +138,12 @@ class StepProgram:
         return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)
 
     def _call(self, jitted: Any, batch: tuple[Any, ...], dim: int = 0) -> Any:
-        while True:
-            variables = self.variables
-            values, batch = self._prepare(batch, dim)
-            try:
-                out, new = jitted(values, batch)
-            except _NewVariables as grow:
-                add_new_variables(self.variables, self._ids, grow, self.cell._where())
-                continue
-            break
+        def attempt() -> tuple[list[Variable], Any]:
+            variables = list(self.variables)
+            values, placed = self._prepare(batch, dim)
+            return variables, jitted(values, placed)
+
+        variables, (out, new) = run_growing_state(attempt, self.variables, self._ids, self.cell._where())
         for var, val in zip(variables, new):
             object.__setattr__(var, "_raw", val)
         out, self.last_report = out

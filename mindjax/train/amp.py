@@ -22,18 +22,18 @@ casts them for the duration of each call, so gradients and optimizer updates
 are float32.
 
 How O1 reaches the Primitives: every Cell of the converted tree carries a
-policy and runs its ``construct`` under it; a Primitive called meanwhile asks
-the policy whether it is covered (``mindjax.ops.functional._AMP_POLICY``).
-Networks that were not converted pay one list lookup per Primitive call.
+policy (:func:`mindjax.cells.cell.set_precision_policy`, read at call time) and
+runs its ``construct`` under it; a Primitive called meanwhile asks the active
+policy whether it is covered (:mod:`mindjax.common.precision`). The Cells keep
+their classes. Networks that were not converted pay one thread-local read per
+Primitive call.
 
 Example:
     >>> net = auto_mixed_precision(net, "O2", ms.bfloat16)   # doctest: +SKIP
 """
 from __future__ import annotations
 
-import types
 import warnings
-import weakref
 from abc import ABCMeta, abstractmethod
 
 from typing import Any
@@ -44,12 +44,11 @@ import jax.numpy as jnp
 from mindjax.common.tensor import Tensor
 from mindjax import cells as _cells
 from mindjax import ops as _ops
-from mindjax.cells.cell import Cell
-from mindjax.cells.state import bump_structure_version
+from mindjax.cells.cell import Cell, set_precision_policy
 from mindjax.cells.wrap.cell_wrapper import TrainOneStepCell, WithLossCell, _to_float32
 from mindjax.cells.wrap.loss_scale import TrainOneStepWithLossScaleCell, _all_finite
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.ops import primitives as _primitives
+from mindjax.common.precision import NO_CAST, PrecisionPolicy
 from mindjax.train.loss_scale import DynamicLossScaleManager, LossScaleManager
 
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network", "all_finite",
@@ -154,8 +153,8 @@ def _check_low_dtype(owner: str, dtype: Any) -> Any:
 # -- O1: Primitives under the policy of the Cell that calls them --------------------------
 
 def _declared_class(cls: type) -> type:
-    """The class a user wrote, under the same-named subclasses MindJAX swaps in at run time
-    (this module's policy scope, the auto-parallel sharded Primitives)."""
+    """The class a user wrote, under the same-named subclasses MindJAX may run instead
+    (the auto-parallel sharded Primitives)."""
     while cls.__bases__:
         base = cls.__bases__[-1]
         if base.__name__ != cls.__name__ or base.__module__ != cls.__module__:
@@ -164,60 +163,8 @@ def _declared_class(cls: type) -> type:
     return cls
 
 
-class _Policy:
-    """Which Primitives run in ``dtype`` under one Cell: those in ``white``, or all but Cast when
-    ``white`` is None (inside a white-listed Cell, as MindSpore's forced cast)."""
-
-    __slots__ = ("dtype", "white", "_memo")
-
-    def __init__(self, dtype: Any, white: frozenset[type] | None) -> None:
-        self.dtype = dtype
-        self.white = white
-        self._memo: dict[type, bool] = {}
-
-    def covers(self, prim: Any) -> bool:
-        """Whether ``prim`` (a Primitive or Primitive class) runs in ``dtype``."""
-        cls = prim if isinstance(prim, type) else type(prim)
-        hit = self._memo.get(cls)
-        if hit is None:
-            declared = _declared_class(cls)
-            hit = not issubclass(declared, _ops.Cast) if self.white is None else declared in self.white
-            self._memo[cls] = hit
-        return hit
-
-
-class _PolicyScope:
-    """Mixed into the Cells of a converted tree: ``construct`` runs under the Cell's policy."""
-
-    def _run_construct(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        current = _primitives._AMP_POLICY
-        saved = current[0]
-        current[0] = self.__dict__["_amp_policy"]
-        try:
-            return super()._run_construct(args, kwargs)  # type: ignore[misc]
-        finally:
-            current[0] = saved
-
-
-_SCOPED_CLASSES: "weakref.WeakKeyDictionary[type, type]" = weakref.WeakKeyDictionary()
-
-
-def _scoped_class(cls: type) -> type:
-    found = _SCOPED_CLASSES.get(cls)
-    if found is None:
-        def body(ns: dict[str, Any]) -> None:
-            ns["__module__"] = cls.__module__
-            ns["__qualname__"] = cls.__qualname__
-            ns["__doc__"] = cls.__doc__
-        # Same name and module: error messages, reprs and _declared_class see the user's class.
-        found = _SCOPED_CLASSES[cls] = types.new_class(cls.__name__, (_PolicyScope, cls), exec_body=body)
-    return found
-
-
-def _set_policy(cell: Cell, policy: _Policy | None) -> None:
-    if not isinstance(cell, _PolicyScope):
-        object.__setattr__(cell, "__class__", _scoped_class(type(cell)))
-    cell.__dict__["_amp_policy"] = policy
+def _policy(dtype: Any, white: frozenset[type] | None) -> PrecisionPolicy:
+    return PrecisionPolicy(dtype, white, declared=_declared_class, cast_class=_ops.Cast)
 
 
 def _undo_amp_casts(network: Cell) -> None:
@@ -229,6 +176,7 @@ def _undo_amp_casts(network: Cell) -> None:
             handle.remove()
         if d.pop("_amp_to_float", False):
             d["_mixed_dtype"] = None
+        set_precision_policy(cell, None)
 
 
 def _is_library_compute(cls: type) -> bool:
@@ -245,7 +193,7 @@ def _run_wholly_low(cell: Cell, dtype: Any) -> None:
     cell.to_float(dtype)
     for _, sub in cell.cells_and_names():
         sub.__dict__["_amp_to_float"] = True
-        _set_policy(sub, None)  # to_float already runs everything inside in dtype
+        set_precision_policy(sub, NO_CAST)  # to_float already runs everything inside in dtype
     cell.__dict__["_amp_output_hook"] = cell.register_forward_hook(_cast_output(jnp.dtype(jnp.float32)))
 
 
@@ -255,14 +203,14 @@ def _convert_o1(cell: Cell, dtype: Any, white_cells: frozenset[type], white_prim
     d = cell.__dict__
     if not root and d["_mixed_dtype"] is not None and not d.get("_amp_to_float", False):
         for _, sub in cell.cells_and_names():  # precision set by the user: not rewritten
-            _set_policy(sub, None)
+            set_precision_policy(sub, NO_CAST)
         return
     cls = _declared_class(type(cell))
     force = force or cls in white_cells
     if _is_library_compute(cls) and (force or _calls_white_primitive(cell, cls, prim_names)):
         _run_wholly_low(cell, dtype)
         return
-    _set_policy(cell, _Policy(dtype, None if force else white_prims))
+    set_precision_policy(cell, _policy(dtype, None if force else white_prims))
     for child in cell.name_cells().values():
         _convert_o1(child, dtype, white_cells, white_prims, prim_names, force, False)
 
@@ -272,9 +220,6 @@ def _mixed_precision_by_lists(network: Cell, dtype: Any, white: list[type], prim
     white_cells = frozenset(c for c in white if issubclass(c, Cell))
     white_prims = frozenset(c for c in white if issubclass(c, _ops.Primitive))
     _convert_o1(network, dtype, white_cells, white_prims, prim_names, False, True)
-    for _, cell in network.cells_and_names():
-        cell.__dict__["_compiled_cache"] = None  # compiled before the conversion: trace again
-    bump_structure_version()
 
 
 def _warn_if_converted(network: Cell) -> None:

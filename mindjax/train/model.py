@@ -47,7 +47,8 @@ from mindjax.train.callback.callback import RunContext, _as_callback_list, _Call
 from mindjax.train.callback.time_monitor import TimeMonitor
 from mindjax.train.loss_scale import LossScaleManager
 from mindjax.train.metrics import Loss, get_metrics
-from mindjax.transforms.jit import _cell_signature, compiled_for_cell
+from mindjax.cells.cell import cell_signature
+from mindjax.transforms.jit import compiled_for_cell
 
 __all__ = ["Model", "NonFiniteLossError"]
 
@@ -187,7 +188,7 @@ class Model:
     def _train_program(self) -> StepProgram:
         version = structure_version()
         if version != self._program_version:
-            sig = _cell_signature(self._train_network)
+            sig = cell_signature(self._train_network)
             program = self._programs.get(sig)
             if program is None:
                 program = self._programs[sig] = StepProgram(self._train_network,

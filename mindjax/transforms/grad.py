@@ -46,6 +46,7 @@ import numpy as np
 from mindjax.common.tensor import Tensor, in_user_code, jax_inputs, unwrap, wrap
 from mindjax.common.tensor_hooks import apply_pending
 from mindjax import context
+from mindjax.cells.cell import cell_signature
 from mindjax.cells.parameter import Parameter
 from mindjax.cells.state import Effects, collect_variables, run_functional, structure_version
 from mindjax.common.random import RNG_STATE
@@ -268,9 +269,8 @@ class _ModeAware:
 
     def _signature(self) -> Any:
         if hasattr(self._fn, "cells_and_names"):
-            from mindjax.transforms.jit import _cell_signature  # the Cell program's own cache key
 
-            return _cell_signature(self._fn)
+            return cell_signature(self._fn)
         return structure_version()
 
     def _program(self) -> Any:

@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import jax
 import numpy as np
@@ -31,11 +31,13 @@ from mindjax.common.checks import checks_output, collect_checks, raise_failed_ch
 from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
 from mindjax.common.upcalls import register_upcall
-from mindjax.common.variable import Variable, current_tracker, stop_tracking, track_access
-from mindjax.cells.state import collect_variables, structure_version
+from mindjax.common.variable import Variable, current_tracker
+from mindjax.cells.cell import cell_signature
+from mindjax.cells.state import collect_variables, run_with_state, structure_version
 from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
 
 _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
+T = TypeVar("T")
 
 
 class _NewVariables(Exception):
@@ -54,27 +56,37 @@ def run_over_state(variables: Sequence[Variable], values: Sequence[Any], known: 
     Variable touched during the run whose id is not in ``known`` raises
     ``_NewVariables``: the caller adds it to the state and traces again.
     """
-    saved = [v._raw for v in variables]
-    for var, val in zip(variables, values):
-        object.__setattr__(var, "_raw", val)
-    tracker = track_access()
-    try:
+    def traced() -> Any:
         with context.compiling():
-            out = fn()
-        new_values = [v._raw for v in variables]
-    finally:
-        stop_tracking(tracker)
-        for var, val in zip(variables, saved):
-            object.__setattr__(var, "_raw", val)
-        tracker.restore_outside(known)
-    unknown = [v for k, v in tracker.touched.items() if k not in known]
+            return fn()
+
+    run = run_with_state(variables, values, traced, known)
+    unknown = [v for k, v in run.touched.items() if k not in known]
     if unknown:
         raise _NewVariables(unknown)
-    return out, new_values
+    return run.out, run.new_values
 
 
-def add_new_variables(variables: list[Variable], known: set[int], grow: _NewVariables, where: str) -> None:
-    """Append the Variables a trace found to the state (``grow`` from :func:`run_over_state`)."""
+def run_growing_state(attempt: Callable[[], T], variables: list[Variable], known: set[int], where: str) -> T:
+    """``attempt()``, again each time its trace found Variables that are not yet state.
+
+    ``attempt`` reads the values of ``variables`` and calls a program that traces
+    through :func:`run_over_state`; the Variables it found are appended to
+    ``variables`` (and their ids to ``known``) before the next attempt.
+
+    Arguments:
+        attempt: reads the state, runs the program, returns its result.
+        variables, known: the state and the ids in it (grown in place).
+        where: how errors name the program (``"For 'Net'"``).
+    """
+    while True:
+        try:
+            return attempt()
+        except _NewVariables as grow:
+            _add_new_variables(variables, known, grow, where)
+
+
+def _add_new_variables(variables: list[Variable], known: set[int], grow: _NewVariables, where: str) -> None:
     added = [v for v in grow.found if id(v) not in known]
     if not added:  # cannot happen unless a Variable's identity is unstable
         raise RuntimeError(f"{where}: the Variables touched while tracing keep changing; a Parameter is "
@@ -199,7 +211,7 @@ class CompiledFunction:
     """``fn`` compiled with ``jax.jit`` over the Variables it touches.
 
     Arguments:
-        fn: the Python function (for a Cell, its ``_call_impl``).
+        fn: the Python function (for a Cell, a call of the Cell).
         variables: Variables known to be touched (grows while tracing).
         where: how errors name this function (``"For 'Net'"``).
     """
@@ -241,19 +253,16 @@ class CompiledFunction:
     def call_split(self, dynamic: list[Any], key: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Run the program on arguments already split by ``_split_args`` (``args``/``kwargs`` are
         the originals, for writing in-place changes back to input Tensors)."""
-        while True:
-            variables = self.variables
-            if self._ready == len(variables) and current_tracker() is None:
-                values = [v._raw for v in variables]
-            else:  # the first call builds lazy values; an enclosing tracker sees the reads
-                values = [v._value for v in variables]
-                self._ready = len(variables)
+        variables = self.variables
+        if self._ready == len(variables) and current_tracker() is None:
+            values = [v._raw for v in variables]
             try:
                 out, new, new_inputs = self._jitted(values, dynamic, key)
             except _NewVariables as grow:
-                add_new_variables(self.variables, self._ids, grow, self.where)
-                continue
-            break
+                _add_new_variables(variables, self._ids, grow, self.where)
+                values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)
+        else:
+            values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)
         out, checked = out
         # A failed check raises before any Variable is written: the call changes no state.
         if checked:
@@ -269,24 +278,20 @@ class CompiledFunction:
                 object.__setattr__(inputs[i], "_raw", val)
         return out
 
+    def _grow_and_run(self, dynamic: list[Any], key: Any) -> tuple[list[Any], Any]:
+        def attempt() -> tuple[list[Any], Any]:
+            values = [v._value for v in self.variables]  # builds lazy values; a tracker sees the reads
+            return values, self._jitted(values, dynamic, key)
+        result = run_growing_state(attempt, self.variables, self._ids, self.where)
+        self._ready = len(self.variables)
+        return result
+
     def lower(self, *args: Any, **kwargs: Any) -> Any:
         """``jax.jit(...).lower`` for this call: the HLO and cost analysis of the program."""
         dynamic, key = _split_args(args, kwargs)
         self(*args, **kwargs)  # settles the Variable set
         values = [v._value for v in self.variables]
         return self._jitted.lower(values, dynamic, key)
-
-
-def _cell_signature(cell: Any) -> tuple[Any, ...]:
-    """What a compiled Cell program depends on besides its inputs."""
-    sig = []
-    for _, c in cell.cells_and_names():
-        d = c.__dict__
-        sig.append((id(c), type(c), d.get("_amp_policy"), d["training"], d["_mixed_dtype"], d["_recompute"],
-                    tuple(d["_forward_pre_hooks"]), tuple(d["_forward_hooks"]),
-                    tuple(d["_backward_hooks"]), tuple(d["_backward_pre_hooks"]),
-                    tuple(id(p) for p in d["_params"].values())))
-    return tuple(sig)
 
 
 class _CellCache:
@@ -323,7 +328,7 @@ def compiled_for_cell(cell: Any) -> CompiledFunction:
     cache = _cell_cache(cell)
     version = structure_version()
     if cache.version != version:
-        sig = _cell_signature(cell)
+        sig = cell_signature(cell)
         compiled = cache.by_signature.get(sig)
         if compiled is None:
             variables = collect_variables(cell) + [RNG_STATE]
@@ -341,7 +346,8 @@ def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any])
     """
     dynamic, key = _split_args(args, kwargs)
     if key[0] is not _POSITIONAL and _is_traced(dynamic, key):
-        return cell._call_impl(args, kwargs)
+        with context.compiling():  # inside the caller's JAX trace: run inline
+            return cell(*args, **kwargs)
     cache = cell.__dict__["_compiled_cache"]
     if cache is None or cache.version != structure_version():
         compiled = compiled_for_cell(cell)
@@ -365,7 +371,7 @@ register_upcall("compiled_cell_call", call_cell_compiled)
 
 def _converted_call_impl(cell: Any) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
-        return cell._call_impl(args, kwargs)
+        return cell(*args, **kwargs)  # traced under run_over_state: the Cell runs inline
     return call
 
 

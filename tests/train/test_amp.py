@@ -201,6 +201,7 @@ def test_o1_gradients_reach_float32_master_weights(mode):
 
 def test_o1_keeps_class_names_and_types_and_warns_when_converted_twice():
     net = amp.auto_mixed_precision(_Outer(), "O1")
+    assert type(net) is _Outer and type(net.block) is _PrimNet  # the policy is an attribute, not a class
     assert isinstance(net, _Outer) and net.cls_name == "_Outer" and net.block.cls_name == "_PrimNet"
     assert repr(net).startswith("_Outer(")
     with pytest.warns(UserWarning, match="already O1"):
@@ -338,3 +339,23 @@ def test_o1_policy_of_a_running_network_does_not_reach_other_threads():
     net.block = amp.auto_mixed_precision(_Spy(), "O1")
     net.block(ms.Tensor(_X))
     np.testing.assert_allclose(seen[0], _X @ _W, rtol=1e-6)
+
+
+def test_o1_policy_is_a_cell_attribute_read_at_call_time():
+    from mindjax.cells.cell import set_precision_policy
+    from mindjax.common.precision import PrecisionPolicy
+
+    net = _PrimNet()
+    dense = nn.Dense(2, 2)
+    converted = amp.auto_mixed_precision(nn.SequentialCell([dense]), "O1")
+    assert type(converted[0]) is nn.Dense
+    _, y, _ = net(ms.Tensor(_X))
+    np.testing.assert_allclose(y, _X @ _W, rtol=1e-6)  # no policy: float32
+    set_precision_policy(net, PrecisionPolicy(jnp.float16, frozenset({ops.MatMul})))
+    _, y, _ = net(ms.Tensor(_X))
+    np.testing.assert_allclose(y, _f16(_f16(_X) @ _f16(_W)), rtol=1e-3)
+    set_precision_policy(net, None)
+    _, y, _ = net(ms.Tensor(_X))
+    np.testing.assert_allclose(y, _X @ _W, rtol=1e-6)
+    with pytest.raises(TypeError, match="precision policy must be a PrecisionPolicy or None, got str"):
+        set_precision_policy(net, "O1")

@@ -26,7 +26,8 @@ from jax.extend.core import jaxpr_as_fun
 
 from mindjax.common.tensor import Tensor
 from mindjax.common.random import RNG_STATE
-from mindjax.common.variable import Variable, current_tracker, stop_tracking, track_access
+from mindjax.cells.state import run_with_state
+from mindjax.common.variable import Variable, current_tracker
 from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
 
 try:  # keeps Python-number weakness across a join (1.0 stays weak next to float16)
@@ -536,24 +537,14 @@ def run_with_variables(fn: Callable[..., Sequence[Any]], args: Sequence[Any],
         Variables and, after them, any other Variable that ``fn`` wrote.
     """
     carried_ids = {id(v) for v in carried}
-    saved = [v._raw for v in carried]
-    for var, val in zip(carried, values):
-        object.__setattr__(var, "_raw", val)
-    tracker = track_access()
-    try:
-        out = fn(*args)
-        extra = [v for k, v in tracker.written.items() if k not in carried_ids]
-        written = [(v, v._raw) for v in list(carried) + extra]
-    finally:
-        stop_tracking(tracker)
-        for key, var in tracker.written.items():
-            if key not in carried_ids:
-                object.__setattr__(var, "_raw", tracker.originals[key])
-        for var, val in zip(carried, saved):
-            object.__setattr__(var, "_raw", val)
+    run = run_with_state(carried, values, lambda: fn(*args))
+    values_of = dict(zip(map(id, run.written), run.written_values))
+    written = list(zip(carried, run.new_values))
+    written += [(v, values_of[id(v)]) for v in run.written if id(v) not in carried_ids]
+    out = run.out
     outer = current_tracker()
     if outer is not None:
-        for var in tracker.touched.values():
+        for var in run.touched.values():
             outer.read(var)
     return out, written
 
