@@ -48,10 +48,14 @@ class Upcalls:
         cell_scope: ``(cell, path) -> context manager``: the scope a Cell's call
             runs in instead of ``jax.named_scope(path)``; filled by
             ``mindjax.profiler`` while it records, empty otherwise.
+        state_layout: ``(program, variables, owner) -> layout or None``: how a
+            compiled program's state travels when pipeline stages hold their own
+            Variables; from ``mindjax.parallel.stage_state``.
     """
 
     __slots__ = ("compiled_cell_call", "backward_rules", "converted_construct", "shard_cell",
-                 "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope")
+                 "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope",
+                 "state_layout")
 
     compiled_cell_call: CellCall | None
     backward_rules: CellCall | None
@@ -61,6 +65,7 @@ class Upcalls:
     batch_layout: Callable[[tuple], tuple] | None
     grad_reduction: Callable[[tuple], tuple] | None
     cell_scope: Callable[[Any, str], Any] | None
+    state_layout: Callable[[Any, Any, Any], Any] | None
 
     def __init__(self) -> None:
         for name in self.__slots__:

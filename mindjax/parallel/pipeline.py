@@ -22,9 +22,17 @@ Two schedules (``set_auto_parallel_context(pipeline_config={"pipeline_scheduler"
   the schedule itself and reach the optimizer through a ``custom_vjp``.
 
 The loss is the mean over micro-batches of the network's loss, equal to the
-loss of the whole batch for mean-reduced losses. Parameters are replicated
-on every stage device (stages hold their weights in full; gradients of the
-others are zero there and summed over the axis).
+loss of the whole batch for mean-reduced losses.
+
+Each stage holds only its own weights and their optimizer state: in a
+compiled step the staged Parameters come in *stage groups* split over the
+``stage`` axis (see :mod:`mindjax.parallel.stage_state`), each stage's
+shard reads its block, and the gradients stay on the stage. Between steps a
+Parameter lives on its stage's devices only. Values that no single stage owns
+(a weight two stages share, the optimizer's hyper-parameters) are replicated
+on every stage device, and their gradients are summed over the axis. A weight
+of one stage that another stage reads as well is cut out of its group for the
+step and reaches every stage whole.
 
 Example:
     >>> ms.set_auto_parallel_context(pipeline_stages=2)
@@ -45,6 +53,8 @@ from jax.sharding import Mesh, PartitionSpec as P
 
 from mindjax import context
 from mindjax.cells.cell import Cell
+from mindjax.cells.state import substituted
+from mindjax.parallel import stage_state as _stage_state
 from mindjax.parallel.auto.graph import TracedProgram, _bind, trace_cell
 
 __all__ = ["PipelineCell", "pipeline_schedule_1f1b"]
@@ -127,6 +137,8 @@ class _Staged:
                            for k in range(stages - 1)]
         sizes = [sum(int(np.prod(v.aval.shape)) for v in b) for b in self.boundaries]
         self.width = max(sizes + [1])
+        self.reads = [{v for e in stage for v in e.invars if not isinstance(v, jcore.Literal)}
+                      for stage in self.eqns]
 
     def _pack(self, values: Sequence[Any]) -> Any:
         flat = [_to_f32(x).reshape(-1) for x in values]
@@ -141,16 +153,30 @@ class _Staged:
             pos += n
         return out
 
-    def stage_fn(self, k: int) -> Any:
-        """Stage ``k`` as ``(buffer, micro inputs, Variable values) -> (buffer, loss)``."""
+    def stage_fn(self, k: int, binds: Sequence[Any], groups: Sequence[Any]) -> Any:
+        """Stage ``k`` as ``(buffer, micro inputs, plain values, group blocks) -> (buffer, loss)``.
+
+        ``binds`` says per Variable whether it is a plain value (``plain``
+        holds those, in order) or lives in a stage group, whose block on this
+        stage's devices is in ``blocks``.
+        """
         jaxpr = self.program.jaxpr.jaxpr
         consts = self.program.jaxpr.consts
+        nvars = len(self.program.variables)
+        plain_pos = {i: j for j, i in enumerate(i for i, b in enumerate(binds) if b.group is None)}
+        reads = self.reads[k]
 
-        def run(buf: Any, inputs: Sequence[Any], values: Sequence[Any]) -> tuple[Any, Any]:
+        def run(buf: Any, inputs: Sequence[Any], plain: Sequence[Any], blocks: Sequence[Any]) -> tuple[Any, Any]:
             env: dict[Any, Any] = {}
             for var, val in zip(jaxpr.constvars, consts):
                 env[var] = val
-            for var, val in zip(jaxpr.invars, list(values) + list(inputs)):
+            for i, var in enumerate(jaxpr.invars[:nvars]):
+                b = binds[i]
+                if b.group is None:
+                    env[var] = plain[plain_pos[i]]
+                elif var in reads:
+                    env[var] = groups[b.group].local(blocks[b.group], b.index, var.aval)
+            for var, val in zip(jaxpr.invars[nvars:], inputs):
                 env[var] = val
             if k > 0:
                 for var, val in zip(self.boundaries[k - 1], self._unpack(buf, self.boundaries[k - 1])):
@@ -169,6 +195,11 @@ class _Staged:
                 return jnp.zeros((self.width,), jnp.float32), loss
             return self._pack([env[v] for v in self.boundaries[k]]), jnp.zeros((), jnp.float32)
         return run
+
+    def read_elsewhere(self, index: int, stage: int) -> bool:
+        """Whether a stage other than ``stage`` reads Variable ``index``."""
+        var = self.program.jaxpr.jaxpr.invars[index]
+        return any(var in reads for k, reads in enumerate(self.reads) if k != stage)
 
 
 def _to_f32(x: Any) -> Any:
@@ -269,6 +300,7 @@ class PipelineCell(Cell):
         self.micro_size = micro_size
         self.__dict__["_schedule"] = schedule
         self.__dict__["_cache"] = {}
+        _stage_state.register_pipeline(self)
         if stage_config:
             cells = dict(network.cells_and_names())
             for path, stage in stage_config.items():
@@ -295,6 +327,10 @@ class PipelineCell(Cell):
                              f"JAX sees {jax.device_count()}")
         return stages
 
+    def _mesh(self, stages: int) -> Mesh:
+        """The ``(stage, stage_replica)`` mesh of ``stages`` stages over the context's devices."""
+        return _stage_mesh(stages, self._where())
+
     def _prepared(self, inputs: tuple[Any, ...]) -> tuple[_Staged, Mesh]:
         stages = self._stages()
         micro = self.micro_size
@@ -308,7 +344,11 @@ class PipelineCell(Cell):
         key = (stages, tuple((s.shape, str(s.dtype)) for s in shapes))
         cache = self.__dict__["_cache"]
         if key not in cache:
-            program = trace_cell(self.network, shapes)
+            variables = [p for _, p in self.network.parameters_and_names()]
+            # Inside a step laid out in stage groups the Variables carry their groups' values:
+            # the network is traced on their own shapes.
+            with substituted(variables, _stage_state.true_structs(variables)):
+                program = trace_cell(self.network, shapes)
             ids = _partition(program, _stage_of_cells(self.network), stages, self._where())
             mesh = _stage_mesh(stages, self._where())
             cache[key] = (_Staged(program, ids, stages), mesh)
@@ -316,23 +356,35 @@ class PipelineCell(Cell):
 
     def _run(self, inputs: tuple[Any, ...]) -> Any:
         staged, mesh = self._prepared(inputs)
+        _stage_state.note_pipeline_traced()
         variables = staged.program.variables
-        values = [v._value for v in variables]
+        binds, groups, group_values = _stage_state.bindings(variables)
+        override = {}
+        for i, b in enumerate(binds):
+            if b.group is not None and staged.read_elsewhere(i, b.stage):
+                # Read by another stage too (a weight used by two stages): every stage gets the whole
+                # value, cut from its group out of the schedule; the gradient flows back into the group.
+                override[i] = groups[b.group].global_value(group_values[b.group], b.index,
+                                                           jnp.result_type(variables[i]._raw.dtype))
+                binds[i] = _stage_state.Binding(None)
+        plain = [override[i] if i in override else v._value
+                 for i, (v, b) in enumerate(zip(variables, binds)) if b.group is None]
         micro = self.micro_size
         batches = [jnp.reshape(x, (micro, -1) + tuple(jnp.shape(x)[1:])) for x in inputs]
-        fns = [staged.stage_fn(k) for k in range(staged.stages)]
+        fns = [staged.stage_fn(k, binds, groups) for k in range(staged.stages)]
         if self.schedule == "gpipe":
-            return _gpipe(fns, staged, mesh, values, batches, micro)
-        diff = [i for i, v in enumerate(values) if jnp.issubdtype(jnp.result_type(v), jnp.floating)]
-        return _one_f_one_b(tuple(fns), staged.width, staged.stages, mesh, micro, tuple(diff),
-                            values, batches)
+            return _gpipe(fns, staged, mesh, plain, group_values, batches, micro)
+        state = plain + group_values
+        diff = [i for i, v in enumerate(state) if jnp.issubdtype(jnp.result_type(v), jnp.floating)]
+        return _one_f_one_b(tuple(fns), staged.width, staged.stages, mesh, micro, tuple(diff), len(plain),
+                            state, batches)
 
 
-def _gpipe(fns: list[Any], staged: _Staged, mesh: Mesh, values: list[Any], batches: list[Any],
-           micro: int) -> Any:
+def _gpipe(fns: list[Any], staged: _Staged, mesh: Mesh, plain: list[Any], group_values: list[Any],
+           batches: list[Any], micro: int) -> Any:
     stages = staged.stages
 
-    def body(vals: list[Any], mbs: list[Any]) -> Any:
+    def body(vals: list[Any], blocks: list[Any], mbs: list[Any]) -> Any:
         s = lax.axis_index(_AXIS)
 
         def tick(carry: tuple[Any, Any], t: Any) -> tuple[tuple[Any, Any], None]:
@@ -342,7 +394,7 @@ def _gpipe(fns: list[Any], staged: _Staged, mesh: Mesh, values: list[Any], batch
             # A stage idle this tick runs nothing: computing it on the empty buffer and masking the
             # result would let a 0/0 there (a loss normalised by label weights) poison the gradients.
             def live(_: Any) -> tuple[Any, Any]:
-                return lax.switch(s, fns, buf, [x[m] for x in mbs], vals)
+                return lax.switch(s, fns, buf, [x[m] for x in mbs], vals, blocks)
 
             def idle(_: Any) -> tuple[Any, Any]:
                 return jnp.zeros((staged.width,), jnp.float32), jnp.zeros((), jnp.float32)
@@ -356,19 +408,20 @@ def _gpipe(fns: list[Any], staged: _Staged, mesh: Mesh, values: list[Any], batch
         (_, acc), _ = lax.scan(tick, init, jnp.arange(micro + stages - 1))
         return lax.psum(acc, _AXIS) / micro
 
-    run = jax.shard_map(body, mesh=mesh, in_specs=(P(), P()), out_specs=P(), check_vma=False)
-    return run(values, batches)
+    # Stage groups are split over the stage axis: each stage sees its own block.
+    run = jax.shard_map(body, mesh=mesh, in_specs=(P(), P(_AXIS), P()), out_specs=P(), check_vma=False)
+    return run(plain, group_values, batches)
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1, 2, 3, 4, 5))
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1, 2, 3, 4, 5, 6))
 def _one_f_one_b(fns: tuple[Any, ...], width: int, stages: int, mesh: Mesh, micro: int,
-                 diff: tuple[int, ...], values: list[Any], batches: list[Any]) -> Any:
-    return _run_1f1b(fns, width, stages, mesh, micro, diff, values, batches)[0]
+                 diff: tuple[int, ...], nplain: int, values: list[Any], batches: list[Any]) -> Any:
+    return _run_1f1b(fns, width, stages, mesh, micro, diff, nplain, values, batches)[0]
 
 
 def _one_f_one_b_fwd(fns: tuple[Any, ...], width: int, stages: int, mesh: Mesh, micro: int,
-                     diff: tuple[int, ...], values: list[Any], batches: list[Any]) -> Any:
-    loss, grads = _run_1f1b(fns, width, stages, mesh, micro, diff, values, batches)
+                     diff: tuple[int, ...], nplain: int, values: list[Any], batches: list[Any]) -> Any:
+    loss, grads = _run_1f1b(fns, width, stages, mesh, micro, diff, nplain, values, batches)
     return loss, (grads, values, batches)
 
 
@@ -379,7 +432,7 @@ def _zero_cotangent(x: Any) -> Any:
 
 
 def _one_f_one_b_bwd(fns: tuple[Any, ...], width: int, stages: int, mesh: Mesh, micro: int,
-                     diff: tuple[int, ...], res: Any, g: Any) -> Any:
+                     diff: tuple[int, ...], nplain: int, res: Any, g: Any) -> Any:
     grads, values, batches = res
     cot = [_zero_cotangent(v) for v in values]
     for i, gr in zip(diff, grads):
@@ -391,9 +444,17 @@ _one_f_one_b.defvjp(_one_f_one_b_fwd, _one_f_one_b_bwd)
 
 
 def _run_1f1b(fns: tuple[Any, ...], width: int, stages: int, mesh: Mesh, micro: int,
-              diff: tuple[int, ...], values: list[Any], batches: list[Any]) -> tuple[Any, list[Any]]:
+              diff: tuple[int, ...], nplain: int, values: list[Any],
+              batches: list[Any]) -> tuple[Any, list[Any]]:
+    """The 1F1B table run in one ``lax.scan``: the mean loss and the gradients of ``values[diff]``.
+
+    ``values`` holds ``nplain`` replicated values, then the stage groups (split
+    over the stage axis); a group's gradient stays on its stage, a plain
+    value's is summed over the stages.
+    """
     kinds, mbs_table = pipeline_schedule_1f1b(stages, micro)
     kinds_j, mbs_j = jnp.asarray(kinds), jnp.asarray(mbs_table)
+    specs = [P() if i < nplain else P(_AXIS) for i in range(len(values))]
 
     def body(vals: list[Any], mbs: list[Any]) -> tuple[Any, list[Any]]:
         s = lax.axis_index(_AXIS)
@@ -403,7 +464,7 @@ def _run_1f1b(fns: tuple[Any, ...], width: int, stages: int, mesh: Mesh, micro: 
             full = list(vals)
             for i, v in zip(diff, d):
                 full[i] = v
-            return lax.switch(s, list(fns), x, [b[m] for b in mbs], full)
+            return lax.switch(s, list(fns), x, [b[m] for b in mbs], full[:nplain], full[nplain:])
 
         def tick(carry: Any, t: Any) -> tuple[Any, None]:
             acts, cots, acc, grads, recv_f, recv_b = carry
@@ -443,7 +504,9 @@ def _run_1f1b(fns: tuple[Any, ...], width: int, stages: int, mesh: Mesh, micro: 
         zero = jnp.zeros((width,), jnp.float32)
         init = (buf, buf, jnp.zeros((), jnp.float32), [jnp.zeros_like(v) for v in dvals], zero, zero)
         (_, _, acc, grads, _, _), _ = lax.scan(tick, init, jnp.arange(kinds.shape[0]))
-        return lax.psum(acc, _AXIS) / micro, [lax.psum(g, _AXIS) for g in grads]
+        return lax.psum(acc, _AXIS) / micro, [lax.psum(g, _AXIS) if i < nplain else g
+                                              for i, g in zip(diff, grads)]
 
-    run = jax.shard_map(body, mesh=mesh, in_specs=(P(), P()), out_specs=(P(), P()), check_vma=False)
+    run = jax.shard_map(body, mesh=mesh, in_specs=(specs, P()),
+                        out_specs=(P(), [specs[i] for i in diff]), check_vma=False)
     return run(values, batches)

@@ -34,7 +34,8 @@ def _unsupported(name: str, alternative: str) -> Callable[..., NoReturn]:
 
 build_searched_strategy = _unsupported("build_searched_strategy", _PLAN)
 merge_pipeline_strategys = _unsupported("merge_pipeline_strategys",
-                                        "pipeline stages keep their weights whole, so there is nothing to merge; "
+                                        "checkpoints hold each weight whole (a stage's weights are global arrays "
+                                        "on its stage's devices), so there is nothing to merge; "
                                         + _PLAN)
 merge_sliced_parameter = _unsupported("merge_sliced_parameter", _WHOLE)
 load_distributed_checkpoint = _unsupported("load_distributed_checkpoint", _WHOLE)
@@ -59,9 +60,9 @@ parameter_broadcast = _unsupported("parameter_broadcast",
 def sync_pipeline_shared_parameters(net: Any) -> None:
     """MindSpore's ``sync_pipeline_shared_parameters``: nothing to do here.
 
-    Every pipeline stage keeps all the weights whole and their gradients are
-    summed over the stages, so weights shared between stages (tied
-    embeddings) are always equal.
+    A weight that the Cells of two stages share (a tied embedding) is left out
+    of the stage layout: it stays whole on every stage device and its
+    gradients are summed over the stages, so it is always equal.
 
     Arguments:
         net: the network (unused).

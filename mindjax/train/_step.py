@@ -29,7 +29,9 @@ from mindjax.common.checks import any_failed, checks_output, collect_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
+from mindjax.parallel import stage_state as _stage_state
 from mindjax.parallel.auto import training as _auto_training
+from mindjax.parallel.shard import place
 from mindjax.transforms.jit import run_growing_state, run_over_state
 
 
@@ -90,16 +92,23 @@ class StepProgram:
         self._sink = jax.jit(self._pure_sink, donate_argnums=(0,))
         # Per Variable, in a parallel mode: the batch is split and the state laid out on the mesh.
         self._shardings: list[Any] | None = None
+        # Pipeline stages' state in stage groups (see mindjax.parallel.stage_state), or None.
+        self._layout: _stage_state.StageLayout | None = None
         if _dp.parallel_active():
             _dp.configure_train_cell(cell)
 
     def _run(self, values: Sequence[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         shardings = self._shardings
+        layout = self._layout
+        if layout is not None:
+            values = layout.expand(values)
         if shardings is not None:
             batch = _dp.constrain_batch(batch)
         with collect_checks() as checks:
             out, new_values = run_over_state(self.variables, values, self._ids,
                                              lambda: self.cell(*batch))
+        if layout is not None:
+            new_values = layout.finish(values, new_values)
         checked = checks_output(checks)
         finite = loss_is_finite(out) if self.guard_loss else jnp.asarray(True)
         if self.guard_loss or checked:
@@ -112,7 +121,14 @@ class StepProgram:
             new_values[where] = halted | latch
         if shardings is not None:
             # Pins the output layout, so the next step's inputs need no move.
-            new_values = [lax.with_sharding_constraint(v, s) for v, s in zip(new_values, shardings)]
+            new_values = [v if layout is not None and layout.handled(i) else lax.with_sharding_constraint(v, s)
+                          for i, (v, s) in enumerate(zip(new_values, shardings))]
+        if layout is not None:
+            # A group leaves through its leader, split over the stages; the other members stay out.
+            for i in layout.members:
+                new_values[i] = None
+            for g in layout.groups:
+                new_values[g.leader] = lax.with_sharding_constraint(new_values[g.leader], g.sharding)
         return (out, (finite, checked)), new_values
 
     def _pure_single(self, values: list[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
@@ -121,21 +137,28 @@ class StepProgram:
     def _pure_sink(self, values: list[Any], stacked: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         def body(carry: list[Any], batch: tuple[Any, ...]) -> tuple[list[Any], Any]:
             out, new = self._run(carry, batch)
-            return [lax.convert_element_type(n, c.dtype) for n, c in zip(new, carry)], out
+            return [None if c is None else lax.convert_element_type(n, c.dtype) for n, c in zip(new, carry)], out
 
-        final, outs = lax.scan(body, [_strong(v) for v in values], stacked)
+        final, outs = lax.scan(body, [None if v is None else _strong(v) for v in values], stacked)
         return outs, final
 
     def _prepare(self, batch: tuple[Any, ...], dim: int) -> tuple[list[Any], tuple[Any, ...]]:
         variables = self.variables
+        layout = self._layout = _stage_state.layout_for(self, variables, self.cell)
         if not _dp.parallel_active():
             self._shardings = None
-            return [v._value for v in variables], batch
+            values = [v._value for v in variables]
+            return (layout.pack(values) if layout is not None else values), batch
         if _auto_training.prepare_train_cell(self.cell, batch, dim):
             self._shardings = None  # the searched plan lays the state out anew
         if self._shardings is None or len(self._shardings) != len(variables):
             self._shardings = _dp.state_shardings(self.cell, variables)
-        return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)
+        if layout is None:
+            return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)
+        # The layout places the staged Variables itself (each on its stage's devices).
+        values = [v._value if layout.handled(i) else place(v._value, s)
+                  for i, (v, s) in enumerate(zip(variables, self._shardings))]
+        return layout.pack(values), _dp.shard_batch(batch, dim)
 
     def _call(self, jitted: Any, batch: tuple[Any, ...], dim: int = 0) -> Any:
         def attempt() -> tuple[list[Variable], Any]:
@@ -145,7 +168,10 @@ class StepProgram:
 
         variables, (out, new) = run_growing_state(attempt, self.variables, self._ids, self.cell._where())
         for var, val in zip(variables, new):
-            object.__setattr__(var, "_raw", val)
+            if val is not None:
+                object.__setattr__(var, "_raw", val)
+        if self._layout is not None:
+            self._layout.store(variables)
         out, self.last_report = out
         return out
 

@@ -30,7 +30,7 @@ from mindjax import context
 from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
-from mindjax.common.upcalls import register_upcall
+from mindjax.common.upcalls import UPCALLS, register_upcall
 from mindjax.common.variable import Variable, current_tracker
 from mindjax.cells.cell import cell_signature
 from mindjax.cells.state import collect_variables, run_with_state, structure_version
@@ -216,8 +216,11 @@ class CompiledFunction:
         where: how errors name this function (``"For 'Net'"``).
     """
 
-    def __init__(self, fn: Callable[..., Any], variables: Sequence[Variable], where: str) -> None:
+    def __init__(self, fn: Callable[..., Any], variables: Sequence[Variable], where: str,
+                 owner: Any = None) -> None:
         self.fn = fn
+        self.owner = owner  # the Cell it runs, if any (the state layout looks for pipelines in it)
+        self._layout: Any = None
         self.variables: list[Variable] = list(variables)
         self._ids = {id(v) for v in self.variables}
         self.where = where
@@ -232,9 +235,14 @@ class CompiledFunction:
         inputs = _input_tensors((args, kwargs))
         before = [t._raw for t in inputs]
         variables = self.variables[:len(values)]
+        layout = self._layout
+        if layout is not None:
+            values = layout.expand(values)
         # Value checks (out-of-range indices) come back as outputs; see mindjax.common.checks.
         with collect_checks() as checks:
             out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
+        if layout is not None:
+            new_values = layout.finish(values, new_values)
         written = [i for i, (a, b) in enumerate(zip(values, new_values)) if a is not b]
         # An in-place write to an input Tensor (``x[0] = 1`` in construct) is written back to the
         # caller's Tensor, as MindSpore does.
@@ -242,7 +250,7 @@ class CompiledFunction:
         # A lone Tensor output leaves the program as its array and is wrapped again outside:
         # cheaper than a pytree node per call.
         lone = type(out) is Tensor
-        self._written[(key, len(values))] = (written, changed, lone)
+        self._written[(key, len(values), layout and layout.token)] = (written, changed, lone)
         out = out._raw if lone else out
         return (out, checks_output(checks)), [new_values[i] for i in written], [inputs[i]._raw for i in changed]
 
@@ -255,7 +263,7 @@ class CompiledFunction:
         the originals, for writing in-place changes back to input Tensors)."""
         variables = self.variables
         if self._ready == len(variables) and current_tracker() is None:
-            values = [v._raw for v in variables]
+            values = self._pack_state(variables, [v._raw for v in variables])
             try:
                 out, new, new_inputs = self._jitted(values, dynamic, key)
             except _NewVariables as grow:
@@ -267,11 +275,14 @@ class CompiledFunction:
         # A failed check raises before any Variable is written: the call changes no state.
         if checked:
             raise_failed_checks(checked)
-        written, changed, lone = self._written[(key, len(values))]
+        layout = self._layout
+        written, changed, lone = self._written[(key, len(values), layout and layout.token)]
         if lone:
             out = Tensor._wrap(out)
         for i, val in zip(written, new):
             object.__setattr__(variables[i], "_raw", val)
+        if layout is not None:
+            layout.store(variables)
         if changed:
             inputs = _input_tensors((args, kwargs))
             for i, val in zip(changed, new_inputs):
@@ -280,7 +291,8 @@ class CompiledFunction:
 
     def _grow_and_run(self, dynamic: list[Any], key: Any) -> tuple[list[Any], Any]:
         def attempt() -> tuple[list[Any], Any]:
-            values = [v._value for v in self.variables]  # builds lazy values; a tracker sees the reads
+            # Builds lazy values; an enclosing tracker sees the reads.
+            values = self._pack_state(self.variables, [v._value for v in self.variables])
             return values, self._jitted(values, dynamic, key)
         result = run_growing_state(attempt, self.variables, self._ids, self.where)
         self._ready = len(self.variables)
@@ -290,8 +302,14 @@ class CompiledFunction:
         """``jax.jit(...).lower`` for this call: the HLO and cost analysis of the program."""
         dynamic, key = _split_args(args, kwargs)
         self(*args, **kwargs)  # settles the Variable set
-        values = [v._value for v in self.variables]
+        values = self._pack_state(self.variables, [v._value for v in self.variables])
         return self._jitted.lower(values, dynamic, key)
+
+    def _pack_state(self, variables: Sequence[Variable], values: list[Any]) -> list[Any]:
+        """The values as the program takes them: laid out by the parallel layer's hook, if any."""
+        hook = UPCALLS.state_layout
+        self._layout = hook(self, variables, self.owner) if hook is not None else None
+        return self._layout.pack(values) if self._layout is not None else values
 
 
 class _CellCache:
@@ -332,7 +350,7 @@ def compiled_for_cell(cell: Any) -> CompiledFunction:
         compiled = cache.by_signature.get(sig)
         if compiled is None:
             variables = collect_variables(cell) + [RNG_STATE]
-            compiled = CompiledFunction(_converted_call_impl(cell), variables, cell._where())
+            compiled = CompiledFunction(_converted_call_impl(cell), variables, cell._where(), owner=cell)
             cache.by_signature[sig] = compiled
         cache.current = compiled
         cache.version = version
@@ -412,7 +430,8 @@ class _JitFunction:
         if compiled is None:
             initial = collect_variables(instance) if hasattr(instance, "parameters_and_names") else []
             bound = functools.partial(convert_function(self._fn), instance)
-            compiled = CompiledFunction(bound, initial + [RNG_STATE], f"For '{self._fn.__qualname__}'")
+            compiled = CompiledFunction(bound, initial + [RNG_STATE], f"For '{self._fn.__qualname__}'",
+                                        owner=instance)
             if programs is not None:  # an object without a __dict__ compiles on each call
                 programs[self] = compiled
         return compiled(*args, **kwargs)

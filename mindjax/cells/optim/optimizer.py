@@ -21,6 +21,7 @@ Example:
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Iterable, Sequence
 
 import jax
@@ -128,6 +129,14 @@ def _centralize(flag: bool, grad: Any) -> Any:
     return grad - jnp.mean(grad, axis=tuple(range(1, grad.ndim)), keepdims=True)
 
 
+_LIVE_OPTIMIZERS: "weakref.WeakSet[Optimizer]" = weakref.WeakSet()
+
+
+def live_optimizers() -> list["Optimizer"]:
+    """Every Optimizer still alive (the pipeline layer groups the Parameters each updates alike)."""
+    return list(_LIVE_OPTIMIZERS)
+
+
 class Optimizer(Cell):
     """Base class of optimizers (MindSpore's ``nn.Optimizer``).
 
@@ -183,6 +192,7 @@ class Optimizer(Cell):
             self.group_grad_centralization: list[bool] = []
             self._init_group_params(parameters, learning_rate, weight_decay, self.grad_centralization)
         self._init_opt_attrs(learning_rate, parameters, weight_decay)
+        _LIVE_OPTIMIZERS.add(self)
 
     # -- construction -----------------------------------------------------------------
     def _parameters_base_check(self, parameters: Any, what: str) -> list[Any]:
