@@ -42,6 +42,11 @@ from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_i
 
 _HOOK_IDS = itertools.count()
 _CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
+# Set by mindjax.parallel.per_device: ``hook(cell, args, kwargs)`` runs the call once per device
+# (a Cell holding collectives in DATA_PARALLEL/HYBRID_PARALLEL) and returns its output, or
+# returns NOT_PER_DEVICE when the call runs as usual.
+_PER_DEVICE_CALL: list[Any] = [None]
+NOT_PER_DEVICE = object()
 _SHARD_CELL: list[Any] = [None]       # set by mindjax.parallel.shard (parallel sits above cells)
 
 
@@ -419,6 +424,11 @@ class Cell:
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        per_device = _PER_DEVICE_CALL[0]
+        if per_device is not None:
+            out = per_device(self, args, kwargs)
+            if out is not NOT_PER_DEVICE:
+                return out
         # The Tensor boundary (see mindjax.common.tensor): a user-written construct and the hooks
         # see Tensors; a built-in layer's construct runs as framework code and sees arrays. The
         # caller gets Tensors back when it is user code, arrays when it is framework or JAX code.

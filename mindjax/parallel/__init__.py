@@ -14,9 +14,12 @@ from mindjax.parallel import algo, unsupported
 from mindjax.parallel.algo import *  # noqa: F401,F403
 from mindjax.parallel.grad_reducer import DistributedGradReducer
 from mindjax.parallel import micro_batch
+from mindjax.parallel import per_device as _per_device_module
+from mindjax.parallel.per_device import per_device
 from mindjax.parallel.micro_batch import *  # noqa: F401,F403
 from mindjax.parallel.unsupported import *  # noqa: F401,F403
 
 __all__ = (["Layout", "shard", "shard_cell", "place", "strategies_active", "shard_batch",
-            "auto_parallel", "get_strategy", "search_plan", "PipelineCell", "DistributedGradReducer"]
+            "auto_parallel", "get_strategy", "search_plan", "PipelineCell", "DistributedGradReducer",
+            "per_device"]
            + list(mesh.__all__) + list(algo.__all__) + list(unsupported.__all__) + list(micro_batch.__all__))

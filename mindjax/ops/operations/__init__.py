@@ -20,10 +20,10 @@ def _primitive_names(module: object) -> list[str]:
 
 
 #: The Primitives this package's modules define (the older ones are in ``mindjax.ops.primitives*``).
-NEW_PRIMITIVES = sorted({name for module in (array_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops)
+NEW_PRIMITIVES = sorted({name for module in (array_ops, comm_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops)
                          for name in _primitive_names(module)} - set(_primitives.__all__ + _primitives_extra.__all__))
 
-for _module in (array_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops):
+for _module in (array_ops, comm_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops):
     globals().update({_name: getattr(_module, _name) for _name in _primitive_names(_module)
                       if _name in NEW_PRIMITIVES})
 del _module
