@@ -198,7 +198,7 @@ def _call_cell_per_device(cell: Any, args: tuple[Any, ...], kwargs: dict[str, An
     if not holds_collectives(cell) or _mesh.get_device_num() <= 1:
         return _cell_module.NOT_PER_DEVICE
     return run_per_device(lambda *a, **k: cell._call_impl(a, k), args, kwargs, collect_variables(cell),
-                          cell._where() if hasattr(cell, "_where") else type(cell).__name__)
+                          type(cell).__name__)
 
 
 def _run_collective_per_device(fn: Callable[..., Any], args: tuple[Any, ...], who: str) -> Any:
