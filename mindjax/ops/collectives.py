@@ -202,9 +202,9 @@ def broadcast(x: Any, root_rank: int, group: str, who: str) -> jax.Array:
     ranks = _comm.group_ranks(group, who)
     layout = _layout(group, who)
     if layout is None:
-        if root_rank not in ranks:
-            raise ValueError(f"For '{who}', 'root_rank' {root_rank} is not a rank of group {group!r} {ranks}")
         out = _outside(lambda v: broadcast(v, root_rank, group, who), (x,), who)
+        if out is None and root_rank not in ranks:
+            raise ValueError(f"For '{who}', 'root_rank' {root_rank} is not a rank of group {group!r} {ranks}")
         return x if out is None else out
     if root_rank not in layout.members:
         raise ValueError(f"For '{who}', 'root_rank' {root_rank} is not a rank of group {group!r} "
