@@ -42,7 +42,7 @@ from google.protobuf.message import DecodeError
 __all__ = ["ParallelStrategyMap", "ParallelLayouts", "ParallelGroupMap", "ParamLayout", "read_strategy_file",
            "write_strategy_file", "strategy_layouts", "layouts_of", "merge_slices", "cut_slice",
            "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
-           "rank_list_for_transform", "layout_of_sharding", "save_strategy_file"]
+           "rank_list_for_transform", "layout_of_sharding", "save_strategy_file", "save_parameter_strategy"]
 
 
 def _build_messages() -> dict[str, type]:
@@ -590,3 +590,40 @@ def save_strategy_file(path: str, layouts: Mapping[str, ParamLayout], stage: int
         entry = strategy.parallel_layout_item.add(param_name=name)
         entry.parallel_layouts.CopyFrom(_layout_message(layout))
     write_strategy_file(path, strategy)
+
+
+def save_parameter_strategy(parameters: Sequence[Any], shardings: Sequence[Any],
+                            trainable: Sequence[Any] | None = None) -> str | None:
+    """Write the strategy file ``strategy_ckpt_config["save_file"]`` asks for, from the parameters' shardings.
+
+    Called where a parallel training step lays its state out (as MindSpore
+    writes the file when it compiles the parallel graph). With
+    ``only_trainable_params`` (the default) only Parameters with
+    ``requires_grad`` are written.
+
+    Arguments:
+        parameters: the state Variables (those without a name are skipped).
+        shardings: their ``NamedSharding``s, in the same order.
+        trainable: the trainable Parameters (a training Cell's ``weights``); default:
+            those with ``requires_grad``.
+
+    Returns:
+        the file written, or None when no save file is set.
+    """
+    from mindjax import context
+
+    config = context._PARALLEL["strategy_ckpt_config"]
+    path = config.get("save_file") or ""
+    if not path:
+        return None
+    only_trainable = config.get("only_trainable_params", True)
+    chosen = None if trainable is None else {id(p) for p in trainable}
+    layouts: dict[str, ParamLayout] = {}
+    for param, sharding in zip(parameters, shardings):
+        name = getattr(param, "name", None)
+        is_trainable = getattr(param, "requires_grad", False) if chosen is None else id(param) in chosen
+        if not isinstance(name, str) or not name or (only_trainable and not is_trainable):
+            continue
+        layouts[name] = layout_of_sharding(sharding, len(getattr(param, "shape", ())))
+    save_strategy_file(path, layouts)
+    return path

@@ -28,7 +28,7 @@ from mindjax.cells.state import collect_variables
 from mindjax.common.checks import any_failed, checks_output, collect_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
-from mindjax.parallel import data_parallel as _dp
+from mindjax.parallel import data_parallel as _dp, strategy_file as _strategy_file
 from mindjax.parallel.auto import training as _auto_training
 from mindjax.transforms.jit import _NewVariables, add_new_variables, run_over_state
 
@@ -135,6 +135,7 @@ class StepProgram:
             self._shardings = None  # the searched plan lays the state out anew
         if self._shardings is None or len(self._shardings) != len(variables):
             self._shardings = _dp.state_shardings(self.cell, variables)
+            _strategy_file.save_parameter_strategy(variables, self._shardings, getattr(self.cell, "weights", None))
         return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)
 
     def _call(self, jitted: Any, batch: tuple[Any, ...], dim: int = 0) -> Any:

@@ -235,7 +235,8 @@ def test_bad_collective_arguments_name_the_primitive(dp):
         run(ops.AllReduce(group="nope"), DATA)
     with pytest.raises(ValueError, match=r"For 'AlltoAll', 'split_count' must equal the size 8"):
         run(ops.AlltoAll(4, 0, 1), DATA)
-    with pytest.raises(ValueError, match=r"For 'ReduceScatter', the first dimension .* group size 8, got shape \(2, 8\)"):
+    with pytest.raises(ValueError, match=r"For 'ReduceScatter', the first dimension .* group size 8, "
+                                         r"got shape \(2, 8\)"):
         run(ops.ReduceScatter(), DATA[:16])
     with pytest.raises(ValueError, match=r"splits each input along its first dimension.*shape \(12, 8\)"):
         run(ops.AllReduce(), DATA[:12])
