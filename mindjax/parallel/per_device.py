@@ -17,12 +17,17 @@ Cell whose tree holds a collective Primitive is instead called through
   floating scalars (a loss) are averaged over the devices, other scalars are
   rank 0's.
 
-Inside, a rank is a device (see :mod:`mindjax.communication.per_device`); a
-``TrainOneStepCell`` reduces its gradients by an all-reduce over the
-devices, as MindSpore's ``DistributedGradReducer``; the gradients of the
-collectives are MindSpore's. The outermost such Cell runs per device; Cells
-it calls run inside the same run. :func:`per_device` runs a plain function
-the same way.
+Inside, a rank is a device (see :mod:`mindjax.communication.per_device`);
+the gradients of the collectives are MindSpore's. The outermost such Cell
+runs per device and the Cells it calls run inside the same run, except that
+the built-in training wrappers (``TrainOneStepCell``,
+``TrainOneStepWithLossScaleCell``) stay global: their network runs per
+device, and the gradient of the devices' mean loss is MindSpore's
+data-parallel mean of the ranks' gradients (the sum without
+``gradients_mean``, as :class:`DistributedGradReducer` gives it). A
+training Cell with its own ``construct`` runs per device as a whole, and its
+``DistributedGradReducer`` all-reduces the per-device gradients, as in
+MindSpore. :func:`per_device` runs a plain function the same way.
 
 Example:
     >>> import mindjax as ms
@@ -191,11 +196,20 @@ def _run_traced(fn: Callable[..., Any], leaves: list[Any], treedef: Any, dynamic
     return mapped(values, [leaves[i] for i in dynamic])
 
 
+def _builtin_training_wrapper(cell: Any) -> bool:
+    from mindjax.cells.wrap.cell_wrapper import TrainOneStepCell
+    from mindjax.cells.wrap.loss_scale import TrainOneStepWithLossScaleCell
+
+    construct = type(cell).construct
+    return isinstance(cell, TrainOneStepCell) and construct in (TrainOneStepCell.construct,
+                                                                TrainOneStepWithLossScaleCell.construct)
+
+
 def _call_cell_per_device(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Cell._call_impl's hook: the outermost call of a Cell holding collectives runs per device."""
     if context._PARALLEL["parallel_mode"] not in _PER_DEVICE_MODES or _frames.current_frame() is not None:
         return _cell_module.NOT_PER_DEVICE
-    if not holds_collectives(cell) or _mesh.get_device_num() <= 1:
+    if not holds_collectives(cell) or _mesh.get_device_num() <= 1 or _builtin_training_wrapper(cell):
         return _cell_module.NOT_PER_DEVICE
     return run_per_device(lambda *a, **k: cell._call_impl(a, k), args, kwargs, collect_variables(cell),
                           type(cell).__name__)

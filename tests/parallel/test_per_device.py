@@ -123,3 +123,64 @@ def test_an_input_that_does_not_split_over_the_devices_names_the_cell_and_shape(
     with pytest.raises(ValueError, match=r"For 'Centered', running per device on 8 devices splits each input "
                                          r"along its first dimension.*input 0 has shape \(12, 4\)"):
         Centered()(ms.Tensor(np.ones((12, 4), np.float32)))
+
+
+def test_a_custom_training_cell_runs_per_device_and_its_reducer_all_reduces(mode):
+    """A TrainOneStepCell subclass with its own construct runs whole per device, as MindSpore's ranks do."""
+
+    class MyStep(nn.TrainOneStepCell):
+        def __init__(self, network, optimizer):
+            super().__init__(network, optimizer)
+            self.reducer = ms.parallel.DistributedGradReducer(optimizer.parameters)
+            self.grad = ms.ops.GradOperation(get_by_list=True)
+
+        def construct(self, x, y):
+            loss = self.network(x, y)
+            grads = self.reducer(self.grad(self.network, self.weights)(x, y))
+            self.optimizer(grads)
+            return loss
+
+    def run(parallel):
+        ms.reset_auto_parallel_context()
+        ms.set_seed(0)
+        if parallel:
+            ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        net = Centered()
+        step = MyStep(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+        return [float(step(ms.Tensor(x), ms.Tensor(y)).asnumpy()) for x, y in batches()], net.dense.weight.asnumpy()
+
+    ref, ref_w = run(False)
+    got, got_w = run(True)
+    np.testing.assert_allclose(got, ref, rtol=1e-5)
+    np.testing.assert_allclose(got_w, ref_w, atol=1e-5)
+
+
+def test_train_one_step_cell_returns_whole_gradients_with_a_per_device_network():
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    net = Centered()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.0),
+                               return_grad=True)
+    x, y = batches(1)[0]
+    _, grads = step(ms.Tensor(x), ms.Tensor(y))
+    ms.reset_auto_parallel_context()
+    _, ref = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.0),
+                                 return_grad=True)(ms.Tensor(x), ms.Tensor(y))
+    assert set(grads) == set(ref)
+    for name in ref:
+        assert grads[name].shape == ref[name].shape
+        np.testing.assert_allclose(grads[name].asnumpy(), ref[name].asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_model_train_with_a_network_holding_collectives_equals_one_device():
+    def run(parallel, sink):
+        ms.reset_auto_parallel_context()
+        ms.set_seed(0)
+        if parallel:
+            ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        net = Centered()
+        model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+        model.train(1, batches(4), dataset_sink_mode=sink, sink_size=2 if sink else -1)
+        return net.dense.weight.asnumpy()
+
+    np.testing.assert_allclose(run(True, False), run(False, False), atol=1e-5)
+    np.testing.assert_allclose(run(True, True), run(False, True), atol=1e-5)  # sink: a scan of shard_maps
