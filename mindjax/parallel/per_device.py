@@ -44,6 +44,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Any, Callable, Sequence
 
 import jax
@@ -80,16 +81,17 @@ def per_device_active() -> bool:
 
 def holds_collectives(cell: Any) -> bool:
     """Whether ``cell``'s tree holds a collective Primitive (``ops.AllReduce`` ...) as an attribute."""
-    cache = _HOLDS.get(id(cell))
+    cache = _HOLDS.get(cell)
     version = structure_version()
-    if cache is not None and cache[0] == version and cache[1] is cell:
-        return cache[2]
+    if cache is not None and cache[0] == version:
+        return cache[1]
     found = any(_is_collective(v) for _, c in cell.cells_and_names() for v in vars(c).values())
-    _HOLDS[id(cell)] = (version, cell, found)
+    _HOLDS[cell] = (version, found)
     return found
 
 
-_HOLDS: dict[int, tuple[int, Any, bool]] = {}
+# Per Cell (held weakly): (structure version, whether its tree holds a collective).
+_HOLDS: "weakref.WeakKeyDictionary[Any, tuple[int, bool]]" = weakref.WeakKeyDictionary()
 
 
 def _is_collective(value: Any) -> bool:
