@@ -42,7 +42,8 @@ from google.protobuf.message import DecodeError
 __all__ = ["ParallelStrategyMap", "ParallelLayouts", "ParallelGroupMap", "ParamLayout", "read_strategy_file",
            "write_strategy_file", "strategy_layouts", "layouts_of", "merge_slices", "cut_slice",
            "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
-           "rank_list_for_transform", "layout_of_sharding", "save_strategy_file", "save_parameter_strategy"]
+           "rank_list_for_transform", "layout_of_sharding", "save_strategy_file", "save_parameter_strategy",
+           "sharding_of_layout", "apply_loaded_strategy"]
 
 
 def _build_messages() -> dict[str, type]:
@@ -626,4 +627,62 @@ def save_parameter_strategy(parameters: Sequence[Any], shardings: Sequence[Any],
             continue
         layouts[name] = layout_of_sharding(sharding, len(getattr(param, "shape", ())))
     save_strategy_file(path, layouts)
+    return path
+
+
+def sharding_of_layout(layout: ParamLayout, shape: Sequence[int], name: str, where: str) -> Any:
+    """The ``NamedSharding`` that lays a parameter of ``shape`` out as ``layout`` on the current devices.
+
+    The device matrix becomes mesh axes (:func:`mindjax.parallel.mesh.device_matrix_axes`);
+    each dimension is split over the axes of its device dimensions. The optimizer
+    shard is not a layout of the parameter itself and is left out.
+
+    Raises:
+        ValueError: a device matrix for another device count, or a shape the layout does not divide.
+    """
+    from jax.sharding import PartitionSpec
+
+    from mindjax.parallel import mesh as _mesh
+
+    devices = _mesh.get_device_num()
+    if layout.device_num != devices:
+        raise ValueError(f"{where}: parameter '{name}' is laid out over dev_matrix {list(layout.dev_matrix)} "
+                         f"({layout.device_num} devices), but this job has {devices}")
+    if len(layout.tensor_map) != len(shape):
+        raise ValueError(f"{where}: parameter '{name}' has shape {tuple(shape)}, but its tensor_map "
+                         f"{layout.tensor_map_list()} describes {len(layout.tensor_map)} dimension(s)")
+    axes = _mesh.device_matrix_axes(layout.dev_matrix)
+    entries: list[Any] = []
+    for d, (refs, size, count) in enumerate(zip(layout.tensor_map, shape, layout.splits())):
+        if size % count:
+            raise ValueError(f"{where}: dimension {d} of parameter '{name}' (shape {tuple(shape)}) does not divide "
+                             f"into the {count} slices of tensor_map {layout.tensor_map_list()}")
+        names = tuple(a for r in refs for a in axes[layout._dims(r)])
+        entries.append(None if not names else names[0] if len(names) == 1 else names)
+    return _mesh.named_sharding(PartitionSpec(*entries))
+
+
+def apply_loaded_strategy(cell: Any) -> str | None:
+    """Lay ``cell``'s Parameters out as ``strategy_ckpt_config["load_file"]`` says (MindSpore's load_file).
+
+    Parameters the file names get its layout as their sharding (as a
+    ``parameter_plan`` gives); the others keep theirs.
+
+    Returns:
+        the file read, or None when no load file is set.
+
+    Raises:
+        ValueError: the file's layouts do not fit the devices or a Parameter's shape.
+    """
+    from mindjax import context
+
+    path = context._PARALLEL["strategy_ckpt_config"].get("load_file") or ""
+    if not path:
+        return None
+    layouts = layouts_of(path, "set_auto_parallel_context")
+    where = f"For the strategy file {path}"
+    for _, param in cell.parameters_and_names():
+        layout = layouts.get(param.name)
+        if layout is not None:
+            param.sharding = sharding_of_layout(layout, tuple(param.shape), param.name, where)
     return path

@@ -134,6 +134,8 @@ class StepProgram:
         if _auto_training.prepare_train_cell(self.cell, batch, dim):
             self._shardings = None  # the searched plan lays the state out anew
         if self._shardings is None or len(self._shardings) != len(variables):
+            if self._shardings is None:
+                _strategy_file.apply_loaded_strategy(self.cell)
             self._shardings = _dp.state_shardings(self.cell, variables)
             _strategy_file.save_parameter_strategy(variables, self._shardings, getattr(self.cell, "weights", None))
         return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)

@@ -91,3 +91,31 @@ def test_model_train_writes_the_strategy_file_of_its_plan(tmp_path):
     slices = [sf.cut_slice(np.asarray(net.w1), w1, r, False) for r in range(w1.device_num)]
     assert slices[0].shape == (16, 16)
     np.testing.assert_array_equal(sf.merge_slices("w1", slices, w1, False, "test"), np.asarray(net.w1))
+
+
+def test_model_train_lays_parameters_out_as_the_loaded_strategy_file(tmp_path):
+    path = str(tmp_path / "load.ckpt")
+    # w1: columns over 4 (dev_matrix (2, 4), device dimension 0 from the right); w2 rows over 2.
+    sf.save_strategy_file(path, {"w1": sf.ParamLayout((2, 4), ((), (0,))), "w2": sf.ParamLayout((2, 4), ((1,), ()))})
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL,
+                                 strategy_ckpt_config={"load_file": path})
+    net = MegatronMLP(d=16)
+    model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    x = np.ones((8, 16), np.float32)
+    model.train(1, [(x, x)], dataset_sink_mode=False)
+    w1 = net.w1._value.sharding
+    assert w1.shard_shape(net.w1.shape) == (16, 16)
+    assert net.w2._value.sharding.shard_shape(net.w2.shape) == (32, 16)
+
+
+def test_a_loaded_strategy_for_other_devices_is_an_error_naming_the_file(tmp_path):
+    path = str(tmp_path / "load.ckpt")
+    sf.save_strategy_file(path, {"w1": sf.ParamLayout((4,), ((), (0,)))})
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL,
+                                 strategy_ckpt_config={"load_file": path})
+    net = MegatronMLP(d=16)
+    model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    x = np.ones((8, 16), np.float32)
+    with pytest.raises(ValueError, match=r"For the strategy file .*load.ckpt: parameter 'w1' is laid out over "
+                                         r"dev_matrix \[4\] \(4 devices\), but this job has 8"):
+        model.train(1, [(x, x)], dataset_sink_mode=False)
