@@ -42,11 +42,6 @@ from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_i
 
 _HOOK_IDS = itertools.count()
 _CONSTRUCT_HOOK: list[Any] = [None]   # set by mindjax.transforms.control_flow
-# Set by mindjax.parallel.per_device: ``hook(cell, args, kwargs)`` runs the call once per device
-# (a Cell holding collectives in DATA_PARALLEL/HYBRID_PARALLEL) and returns its output, or
-# returns NOT_PER_DEVICE when the call runs as usual.
-_PER_DEVICE_CALL: list[Any] = [None]
-NOT_PER_DEVICE = object()
 _SHARD_CELL: list[Any] = [None]       # set by mindjax.parallel.shard (parallel sits above cells)
 
 
@@ -95,6 +90,13 @@ def _rewrapped(like: Any, raw: Any) -> Any:
 
 
 _BUILTIN_CONSTRUCT: dict[type, bool] = {}
+
+
+# Set by mindjax.parallel.per_device: ``hook(cell, args, kwargs)`` runs the call once per device
+# (a Cell holding collectives in DATA_PARALLEL/HYBRID_PARALLEL) and returns its output, or
+# returns NOT_PER_DEVICE when the call runs as usual.
+_PER_DEVICE_CALL: list[Any] = [None]
+NOT_PER_DEVICE = object()
 
 
 def _is_builtin_construct(cls: type) -> bool:

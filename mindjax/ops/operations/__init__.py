@@ -20,13 +20,17 @@ def _primitive_names(module: object) -> list[str]:
 
 
 #: The Primitives this package's modules define (the older ones are in ``mindjax.ops.primitives*``).
-NEW_PRIMITIVES = sorted({name for module in (array_ops, comm_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops)
+NEW_PRIMITIVES = sorted({name for module in (array_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops)
                          for name in _primitive_names(module)} - set(_primitives.__all__ + _primitives_extra.__all__))
 
-for _module in (array_ops, comm_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops):
+for _module in (array_ops, debug_ops, math_ops, nn_ops, other_ops, random_ops):
     globals().update({_name: getattr(_module, _name) for _name in _primitive_names(_module)
                       if _name in NEW_PRIMITIVES})
 del _module
 ReduceOp = comm_ops.ReduceOp
+# The collective Primitives (AllReduce ...) join the exported ones.
+_COMM_PRIMITIVES = [_name for _name in _primitive_names(comm_ops) if _name not in NEW_PRIMITIVES]
+NEW_PRIMITIVES = sorted(NEW_PRIMITIVES + _COMM_PRIMITIVES)
+globals().update({_name: getattr(comm_ops, _name) for _name in _COMM_PRIMITIVES})
 
 __all__ = sorted(set(_primitives.__all__ + _primitives_extra.__all__ + ["Partial", "ReduceOp"] + NEW_PRIMITIVES))
