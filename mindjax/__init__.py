@@ -35,13 +35,23 @@ from mindjax.train.serialization import (async_ckpt_thread_status, export, load,
 from mindjax import communication, parallel
 from mindjax.parallel import Layout, shard
 from mindjax.parallel.algo import get_algo_parameters, reset_algo_parameters, set_algo_parameters
-# MindSpore's top-level parallel helpers (each raises, naming what to use instead, except
-# sync_pipeline_shared_parameters, which has nothing to do here).
-from mindjax.parallel.unsupported import (build_searched_strategy, load_distributed_checkpoint,
-                                          load_segmented_checkpoints, merge_pipeline_strategys,
-                                          merge_sliced_parameter, parameter_broadcast, rank_list_for_transform,
-                                          restore_group_info_list, sync_pipeline_shared_parameters,
-                                          transform_checkpoint_by_rank, transform_checkpoints, unified_safetensors)
+# MindSpore's top-level parallel helpers: sliced checkpoints and strategy files are converted
+# (parallel.checkpoint_transform, train.serialization.distributed); the rest raise, naming what to
+# use instead, except sync_pipeline_shared_parameters, which has nothing to do here.
+from mindjax.parallel.checkpoint_transform import (build_searched_strategy, merge_pipeline_strategys,
+                                                   merge_sliced_parameter, rank_list_for_transform,
+                                                   restore_group_info_list)
+from mindjax.parallel.unsupported import (load_segmented_checkpoints, parameter_broadcast,
+                                          sync_pipeline_shared_parameters, unified_safetensors)
+from mindjax.train.serialization.distributed import (convert_checkpoint_by_rank, convert_checkpoints,
+                                                     load_distributed_checkpoint, rank_list_for_convert,
+                                                     transform_checkpoint_by_rank, transform_checkpoints)
+from mindjax.train.serialization import distributed as _distributed
+# ms.parallel names them too; they read and write checkpoint files, so they live in train (above parallel).
+for _name in _distributed.__all__:
+    setattr(parallel, _name, getattr(_distributed, _name))
+parallel.__all__ = list(parallel.__all__) + [n for n in _distributed.__all__ if n not in parallel.__all__]
+del _name
 from mindjax.train import Model
 from mindjax.train import (BackupAndRestore, Callback, CheckpointConfig, DynamicLossScaleManager, EarlyStopping,
                            FixedLossScaleManager, History, LambdaCallback, LearningRateScheduler, LossMonitor,

@@ -40,7 +40,7 @@ from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, tensor_op, unwrap,
                                    user_code, wrap)
 from mindjax.common.precision import PrecisionPolicy, policy_scope
-from mindjax.common.upcalls import UPCALLS
+from mindjax.common.upcalls import NOT_PER_DEVICE, UPCALLS
 
 _HOOK_IDS = itertools.count()
 
@@ -119,6 +119,8 @@ def _rewrapped(like: Any, raw: Any) -> Any:
 
 
 _BUILTIN_CONSTRUCT: dict[type, bool] = {}
+
+
 
 
 def _is_builtin_construct(cls: type) -> bool:
@@ -446,6 +448,11 @@ class Cell:
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        per_device = UPCALLS.per_device_call  # collectives in DATA_PARALLEL run per device
+        if per_device is not None:
+            out = per_device(self, args, kwargs)
+            if out is not NOT_PER_DEVICE:
+                return out
         # The Tensor boundary (see mindjax.common.tensor): a user-written construct and the hooks
         # see Tensors; a built-in layer's construct runs as framework code and sees arrays. The
         # caller gets Tensors back when it is user code, arrays when it is framework or JAX code.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["Upcalls", "UPCALLS", "register_upcall"]
+__all__ = ["Upcalls", "UPCALLS", "register_upcall", "NOT_PER_DEVICE"]
 
 CellCall = Callable[[Any, tuple, dict], Any]
 
@@ -45,6 +45,12 @@ class Upcalls:
             devices of the parallel mode; from ``mindjax.parallel.data_parallel``.
         grad_reduction: ``(grads) -> grads``: the parallel mode's gradient
             reduction of a training step; from ``mindjax.parallel.data_parallel``.
+        per_device_call: ``(cell, args, kwargs) -> output or NOT_PER_DEVICE``:
+            run a Cell holding collectives once per device (DATA_PARALLEL,
+            HYBRID_PARALLEL); from ``mindjax.parallel.per_device``.
+        per_device_runner: ``(fn, args, who) -> output or None``: run a
+            collective called outside a per-device run per device, None when
+            it is the identity; from ``mindjax.parallel.per_device``.
         cell_scope: ``(cell, path) -> context manager``: the scope a Cell's call
             runs in instead of ``jax.named_scope(path)``; filled by
             ``mindjax.profiler`` while it records, empty otherwise.
@@ -55,7 +61,7 @@ class Upcalls:
 
     __slots__ = ("compiled_cell_call", "backward_rules", "converted_construct", "shard_cell",
                  "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope",
-                 "state_layout")
+                 "state_layout", "per_device_call", "per_device_runner")
 
     compiled_cell_call: CellCall | None
     backward_rules: CellCall | None
@@ -66,6 +72,8 @@ class Upcalls:
     grad_reduction: Callable[[tuple], tuple] | None
     cell_scope: Callable[[Any, str], Any] | None
     state_layout: Callable[[Any, Any, Any], Any] | None
+    per_device_call: CellCall | None
+    per_device_runner: Callable[[Callable[..., Any], tuple, str], Any] | None
 
     def __init__(self) -> None:
         for name in self.__slots__:
@@ -84,6 +92,9 @@ class Upcalls:
 
 
 UPCALLS = Upcalls()
+
+#: What ``per_device_call`` returns when the call is not run per device.
+NOT_PER_DEVICE = object()
 
 
 def register_upcall(name: str, fn: Callable[..., Any] | None) -> None:

@@ -10,3 +10,12 @@ from mindjax.communication import management
 from mindjax.communication.management import *  # noqa: F401,F403
 
 __all__ = list(management.__all__)
+
+
+def __getattr__(name: str) -> object:
+    # ``comm_func`` sits on ops (which imports this package): loaded on first use.
+    if name == "comm_func":
+        import importlib
+
+        return importlib.import_module("mindjax.communication.comm_func")
+    raise AttributeError(f"module 'mindjax.communication' has no attribute {name!r}")

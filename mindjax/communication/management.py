@@ -11,6 +11,15 @@ Environment read by :func:`init` (``mindjax-run`` sets the first group):
 Without any of these, JAX's own cluster detection runs when it finds a
 cluster; otherwise the job is one process and ``init`` only records it.
 
+Ranks: outside a per-device run, the world group's ``get_rank()`` and
+``get_group_size()`` count processes (what a dataset shards by: one process
+drives all its local devices). Inside a ``construct`` that runs per device
+(see :mod:`mindjax.communication.per_device`) a rank is a device of the mesh:
+``get_group_size()`` is the number of devices and ``get_rank()`` the traced
+rank of the device running. The ranks of a group made by ``create_group``
+always count devices, the ranks the collectives run over; with one process
+per device (``mindjax-run`` on GPUs) the two countings agree.
+
 Example:
     >>> from mindjax.communication import init, get_rank, get_group_size
     >>> init()                                   # doctest: +SKIP
@@ -24,10 +33,12 @@ from typing import Any
 
 import jax
 
+from mindjax.communication import per_device as _per_device
+
 __all__ = ["GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP", "MCCL_WORLD_COMM_GROUP",
            "init", "release", "get_rank", "get_group_size", "get_local_rank", "get_local_rank_size",
            "get_process_group_ranks", "is_initialized", "create_group", "destroy_group", "get_comm_name",
-           "get_world_rank_from_group_rank", "get_group_rank_from_world_rank"]
+           "get_world_rank_from_group_rank", "get_group_rank_from_world_rank", "group_ranks"]
 
 HCCL_WORLD_COMM_GROUP = "hccl_world_group"
 NCCL_WORLD_COMM_GROUP = "nccl_world_group"
@@ -160,20 +171,49 @@ def _check_group(who: str, group: str) -> None:
         raise RuntimeError(f"For '{who}', call mindjax.communication.init() first")
 
 
+def _world_ranks() -> int:
+    """How many ranks a group may name: every device (at least one per process)."""
+    return max(_STATE["size"], jax.device_count())
+
+
 def _ranks_of(group: str) -> list[int]:
-    return _GROUPS[group] if group in _GROUPS else list(range(_STATE["size"]))
+    if group in _GROUPS:
+        return _GROUPS[group]
+    frame = _per_device.current_frame()
+    return list(range(frame.size if frame is not None else _STATE["size"]))
+
+
+def group_ranks(group: str, who: str) -> list[int]:
+    """The ranks a collective named ``who`` runs over for ``group`` (world: every rank of the run).
+
+    Unlike the rank queries this needs no :func:`init` for the world group:
+    a single process may run collectives over its local devices.
+
+    Raises:
+        TypeError, ValueError: a group that is not a str or does not exist.
+    """
+    if not isinstance(group, str):
+        raise TypeError(f"For '{who}', 'group' must be a str, got {type(group).__name__}")
+    if group in _WORLD_GROUPS:
+        frame = _per_device.current_frame()
+        return list(range(frame.size if frame is not None else 1))
+    if group not in _GROUPS:
+        raise ValueError(f"For '{who}', the group {group!r} does not exist: only the world group "
+                         f"({', '.join(_WORLD_GROUPS)}) and groups made by create_group are known")
+    return list(_GROUPS[group])
 
 
 def create_group(group: str, rank_ids: list[int], options: Any = None) -> None:
-    """Name a group of ranks (MindSpore's ``create_group``); ranks count processes.
+    """Name a group of ranks (MindSpore's ``create_group``); ranks count devices.
 
-    The group serves ``get_rank``/``get_group_size``/``get_process_group_ranks``
-    and the rank conversions. Collectives in a compiled program are laid out by
-    GSPMD over the mesh, not over such groups.
+    The group serves the collectives (``ops.AllReduce(group=...)`` in a
+    construct that runs per device), ``get_rank``/``get_group_size``/
+    ``get_process_group_ranks`` and the rank conversions. Rank ``r`` is the
+    device ``jax.devices()[r]``, row-major over the mesh.
 
     Arguments:
         group: the new group's name.
-        rank_ids: the world ranks in it, at least 2 and each once.
+        rank_ids: the world ranks in it, at least 2 and each once, in group-rank order.
         options: accepted for MindSpore compatibility.
 
     Raises:
@@ -189,10 +229,11 @@ def create_group(group: str, rank_ids: list[int], options: Any = None) -> None:
         raise TypeError(f"For 'create_group', 'rank_ids' must be a list of ints, got {rank_ids!r}")
     if len(rank_ids) < 2 or len(set(rank_ids)) != len(rank_ids):
         raise ValueError(f"For 'create_group', 'rank_ids' must hold at least 2 distinct ranks, got {rank_ids}")
-    bad = [r for r in rank_ids if not 0 <= r < _STATE["size"]]
+    world = _world_ranks()
+    bad = [r for r in rank_ids if not 0 <= r < world]
     if bad:
-        raise ValueError(f"For 'create_group', ranks {bad} are not in [0, {_STATE['size']}) (ranks count "
-                         f"processes: mindjax-run --worker_num N)")
+        raise ValueError(f"For 'create_group', ranks {bad} are not in [0, {world}) (a rank is a device: "
+                         f"{jax.device_count()} device(s) over {_STATE['size']} process(es))")
     _GROUPS[group] = list(rank_ids)
 
 
@@ -243,16 +284,33 @@ def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
     return ranks.index(world_rank_id)
 
 
-def get_rank(group: str = HCCL_WORLD_COMM_GROUP) -> int:
-    """This process's rank in the job (0 .. ``get_group_size() - 1``)."""
+def get_rank(group: str = HCCL_WORLD_COMM_GROUP) -> Any:
+    """This rank's number in ``group`` (0 .. ``get_group_size(group) - 1``).
+
+    Outside a per-device run: the process's rank for the world group, and for a
+    created group the group rank of the process's rank. Inside a construct that
+    runs per device: the running device's rank, a traced int32 scalar (it
+    differs per device, so Python ``if`` on it is not possible; use it in
+    arithmetic or ``ops.select``).
+
+    Raises:
+        ValueError: the rank (outside a per-device run, the process's) is not in ``group``.
+    """
     _check_group("get_rank", group)
+    frame = _per_device.current_frame()
+    if frame is not None:
+        rank = frame.rank()
+        if group in _WORLD_GROUPS:
+            return rank
+        layout = _per_device.group_layout(frame, _GROUPS[group], group, "get_rank")
+        return jax.numpy.asarray(layout.position, jax.numpy.int32)[rank]
     if group in _GROUPS:
         return get_group_rank_from_world_rank(_STATE["rank"], group)
     return _STATE["rank"]
 
 
 def get_group_size(group: str = HCCL_WORLD_COMM_GROUP) -> int:
-    """The number of processes in the job."""
+    """The number of ranks in ``group``: for the world group the processes, or the devices inside a per-device run."""
     _check_group("get_group_size", group)
     return len(_ranks_of(group))
 

@@ -29,6 +29,7 @@ from jax.sharding import NamedSharding
 from mindjax import context
 from mindjax.common.upcalls import register_upcall
 from mindjax.common.variable import Variable
+from mindjax.communication import per_device as _frames
 from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.layout import Layout
 from mindjax.parallel.shard import place
@@ -183,6 +184,8 @@ def _layout_training_batch(inputs: tuple[Any, ...]) -> tuple[Any, ...]:
     through ``Model``) is data parallel; in STAND_ALONE the inputs pass through.
     """
     if context._PARALLEL["parallel_mode"] == "stand_alone" or jax.process_count() > 1:
+        return inputs
+    if _frames.current_frame() is not None:  # a per-device run: the inputs are this device's slice
         return inputs
     if any(isinstance(x, jax.Array) and x.ndim == 0 for x in inputs):
         return inputs

@@ -21,6 +21,7 @@ import jax.numpy as jnp
 
 from mindjax import context
 from mindjax.cells.cell import Cell
+from mindjax.communication import per_device as _frames
 
 __all__ = ["DistributedGradReducer", "device_reduction"]
 
@@ -79,8 +80,17 @@ def device_reduction(grads: tuple[Any, ...], mean: bool, degree: int) -> tuple[A
     """MindSpore's all-reduced gradients from the gradient of the global batch's mean loss.
 
     The sharded program's gradient already is the mean over the ``degree``
-    devices; MindSpore's sum (``mean=False``) is that times ``degree``.
+    devices; MindSpore's sum (``mean=False``) is that times ``degree``. In a
+    per-device run (a network holding collectives, see :mod:`.per_device`)
+    each device has its own gradients, and they are all-reduced as MindSpore
+    does: summed over the devices, then divided by ``degree`` for the mean.
     """
+    frame = _frames.current_frame()
+    if frame is not None and frame.size > 1:
+        def all_reduce(g: Any) -> Any:
+            total = jax.lax.psum(g, frame.axis_names)
+            return (total / jnp.asarray(degree, jnp.result_type(g))).astype(g.dtype) if mean else total
+        return tuple(jax.tree_util.tree_map(all_reduce, g) for g in grads)
     if mean or degree == 1:
         return grads
     return tuple(jax.tree_util.tree_map(lambda g: g * jnp.asarray(degree, jnp.result_type(g)), g) for g in grads)

@@ -30,6 +30,7 @@ from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
 from mindjax.parallel import stage_state as _stage_state
+from mindjax.parallel import strategy_file as _strategy_file
 from mindjax.parallel.auto import training as _auto_training
 from mindjax.parallel.shard import place
 from mindjax.transforms.jit import run_growing_state, run_over_state
@@ -152,7 +153,10 @@ class StepProgram:
         if _auto_training.prepare_train_cell(self.cell, batch, dim):
             self._shardings = None  # the searched plan lays the state out anew
         if self._shardings is None or len(self._shardings) != len(variables):
+            if self._shardings is None:
+                _strategy_file.apply_loaded_strategy(self.cell)
             self._shardings = _dp.state_shardings(self.cell, variables)
+            _strategy_file.save_parameter_strategy(variables, self._shardings, getattr(self.cell, "weights", None))
         if layout is None:
             return _dp.place_state(variables, self._shardings), _dp.shard_batch(batch, dim)
         # The layout places the staged Variables itself (each on its stage's devices).

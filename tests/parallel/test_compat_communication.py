@@ -1,4 +1,4 @@
-"""communication.create_group and the group helpers of MindSpore 2.10 (ranks count processes)."""
+"""communication.create_group and the group helpers of MindSpore 2.10 (world: processes; groups: devices)."""
 import pytest
 
 from mindjax.communication import management as comm
@@ -29,8 +29,8 @@ def test_created_group_answers_rank_size_and_conversions(four_processes):
 def test_bad_groups_are_rejected(four_processes):
     with pytest.raises(ValueError, match="at least 2 distinct ranks"):
         comm.create_group("one", [1])
-    with pytest.raises(ValueError, match=r"ranks \[7\] are not in \[0, 4\)"):
-        comm.create_group("far", [0, 7])
+    with pytest.raises(ValueError, match=r"ranks \[9\] are not in \[0, 8\) \(a rank is a device"):
+        comm.create_group("far", [0, 9])
     with pytest.raises(ValueError, match="already exists"):
         comm.create_group(comm.HCCL_WORLD_COMM_GROUP, [0, 1])
     with pytest.raises(ValueError, match="can not be destroyed"):

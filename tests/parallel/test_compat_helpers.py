@@ -74,9 +74,8 @@ def test_distributed_grad_reducer_checks_its_arguments_and_the_gradient_count():
         reducer((np.zeros(2),))
 
 
-@pytest.mark.parametrize("name", ["build_searched_strategy", "merge_pipeline_strategys", "merge_sliced_parameter",
-                                  "load_distributed_checkpoint", "transform_checkpoints", "parameter_broadcast"])
-def test_checkpoint_and_strategy_file_helpers_raise_naming_the_alternative(name):
+@pytest.mark.parametrize("name", ["load_segmented_checkpoints", "unified_safetensors", "parameter_broadcast"])
+def test_helpers_without_a_counterpart_raise_naming_the_alternative(name):
     with pytest.raises(NotImplementedError, match=f"'mindjax.parallel.{name}' is not supported: .*ms\\."):
         getattr(ms.parallel, name)("a", "b")
 

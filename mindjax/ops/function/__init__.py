@@ -8,11 +8,12 @@ family's ops: those defined there, and the older ones re-exported from
 ``mindjax.ops.functional*``, so ``from mindspore.ops.function.math_func import log1p``
 works once it says ``mindjax``.
 """
-from mindjax.ops.function import (array_func, clip_func, debug_func, fft_func, image_func, linalg_func, math_func,
+from mindjax.ops.function import (array_func, clip_func, comm_func, debug_func, fft_func, image_func, linalg_func, math_func,
                                   nn_func, other_func, parameter_func, random_func, spectral_func)
 from mindjax.ops.function import grad as _grad_package
 from mindjax.ops.function.array_func import *  # noqa: F401,F403
 from mindjax.ops.function.clip_func import *  # noqa: F401,F403
+from mindjax.ops.function.comm_func import *  # noqa: F401,F403
 from mindjax.ops.function.debug_func import *  # noqa: F401,F403
 from mindjax.ops.function.fft_func import *  # noqa: F401,F403
 from mindjax.ops.function.image_func import *  # noqa: F401,F403
@@ -25,7 +26,7 @@ from mindjax.ops.function.random_func import *  # noqa: F401,F403
 from mindjax.ops.function.spectral_func import *  # noqa: F401,F403
 from mindjax.ops.function.grad import *  # noqa: F401,F403
 
-_MODULES = (array_func, clip_func, debug_func, fft_func, image_func, linalg_func, math_func, nn_func, other_func,
+_MODULES = (array_func, clip_func, comm_func, debug_func, fft_func, image_func, linalg_func, math_func, nn_func, other_func,
             parameter_func, random_func, spectral_func, _grad_package)
 
 #: The ops this package defines (the re-exported older ones are in ``mindjax.ops.functional*``).

@@ -29,5 +29,9 @@ for _module in _MODULES:
                       if _name in NEW_PRIMITIVES})
 del _module
 ReduceOp = comm_ops.ReduceOp
+# The collective Primitives (AllReduce ...) join the exported ones.
+_COMM_PRIMITIVES = [_name for _name in _primitive_names(comm_ops) if _name not in NEW_PRIMITIVES]
+NEW_PRIMITIVES = sorted(NEW_PRIMITIVES + _COMM_PRIMITIVES)
+globals().update({_name: getattr(comm_ops, _name) for _name in _COMM_PRIMITIVES})
 
 __all__ = sorted(set(_primitives.__all__ + _primitives_extra.__all__ + ["Partial", "ReduceOp"] + NEW_PRIMITIVES))
