@@ -25,6 +25,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from mindjax.cells.state import collect_variables
+from mindjax.common import progress as _progress
 from mindjax.common.checks import any_failed, checks_output, collect_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
@@ -147,6 +148,7 @@ class StepProgram:
                 add_new_variables(self.variables, self._ids, grow, self.cell._where())
                 continue
             break
+        _progress.dispatched(out[1][0])  # the loss-is-finite flag: never donated
         for var, val in zip(variables, new):
             object.__setattr__(var, "_raw", val)
         out, self.last_report = out

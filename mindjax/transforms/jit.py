@@ -27,6 +27,7 @@ import jax
 import numpy as np
 
 from mindjax import context
+from mindjax.common import progress as _progress
 from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
@@ -211,6 +212,7 @@ class CompiledFunction:
                 add_new_variables(self.variables, self._ids, grow, self.where)
                 continue
             break
+        _progress.dispatched(out)
         out, checked = out
         # A failed check raises before any Variable is written: the call changes no state.
         raise_failed_checks(checked)
