@@ -9,7 +9,8 @@ what               variables
 coordinator        ``MINDJAX_COORDINATOR`` (``host:port``); ``MS_SCHED_HOST`` + ``MS_SCHED_PORT``
                    (MindSpore's ``msrun``)
 processes          ``MINDJAX_WORLD_SIZE``, ``MS_WORKER_NUM``, ``RANK_SIZE``, ``SLURM_NTASKS``
-this rank          ``MINDJAX_RANK``, ``MS_NODE_ID``, ``RANK_ID``, ``SLURM_PROCID``
+this rank          ``MINDJAX_RANK``, ``MS_NODE_ID``, ``RANK_ID``, ``SLURM_PROCID``,
+                   ``JOB_COMPLETION_INDEX`` (a Kubernetes indexed Job, one process per pod)
 rank on the host   ``MINDJAX_LOCAL_RANK``, ``LOCAL_RANK``, ``SLURM_LOCALID``
 ranks on the host  ``MINDJAX_LOCAL_WORLD_SIZE``, ``LOCAL_WORLD_SIZE``, ``SLURM_NTASKS_PER_NODE``
 lost process       ``MINDJAX_HEARTBEAT_TIMEOUT`` (s, default 30): after that long without a
@@ -114,16 +115,16 @@ def _coordinator() -> tuple[str | None, str]:
 def _job_from_env() -> tuple[str | None, int | None, int | None, str]:
     """``(coordinator, processes, rank, source)`` from the environment.
 
-    The bare ``RANK_SIZE``/``RANK_ID`` (also set on Ascend with a rank table) and
-    SLURM's names count only next to a coordinator; SLURM alone goes to JAX's
-    own detection.
+    The bare ``RANK_SIZE``/``RANK_ID`` (also set on Ascend with a rank table),
+    SLURM's and Kubernetes' names count only next to a coordinator; SLURM alone
+    goes to JAX's own detection.
     """
     address, source = _coordinator()
     size = _env_int("MINDJAX_WORLD_SIZE", "MS_WORKER_NUM")
     rank = _env_int("MINDJAX_RANK", "MS_NODE_ID")
     if address is not None:
         size = size if size is not None else _env_int("RANK_SIZE", "SLURM_NTASKS")
-        rank = rank if rank is not None else _env_int("RANK_ID", "SLURM_PROCID")
+        rank = rank if rank is not None else _env_int("RANK_ID", "SLURM_PROCID", "JOB_COMPLETION_INDEX")
     return address, size, rank, source
 
 
