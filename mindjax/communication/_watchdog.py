@@ -15,7 +15,9 @@ XLA coordination service that ``jax.distributed`` runs on rank 0):
 A thread polls them every ``min(1 s, timeout / 10)``:
 
 - a rank that has waited ``timeout`` seconds blames the ranks that are not
-  waiting (alive but stuck in Python, or gone), and stops;
+  waiting (alive but stuck in Python, or gone), and stops; when every rank
+  waits (a long step, or a hang inside the collective) it stops after
+  ``4 * timeout``;
 - a rank that is not waiting while another has waited ``timeout`` seconds
   is the stuck one: it writes its Python stack to stderr and stops;
 - a rank that sees another's failure stops, naming that failure.
@@ -204,7 +206,8 @@ class Guard:
         if _PEER_LOST.search(str(exc)):
             lost = self._lost_ranks()
             if lost:
-                also = f", as were ranks {', '.join(map(str, lost[1:]))}" if len(lost) > 1 else ""
+                also = "" if len(lost) == 1 else f", as was rank {lost[1]}" if len(lost) == 2 else \
+                    f", as were ranks {', '.join(map(str, lost[1:]))}"
                 self.fail(lost[0], f"was lost{also} (its process ended or stopped answering; rank {self.rank}'s "
                                    f"collective failed: {_short(exc)})", then=lambda: hook(exc_type, exc, tb))
                 return
@@ -263,6 +266,7 @@ class Guard:
 
     def _run(self) -> None:
         first_waiting: dict[int, float] = {}  # rank -> when this rank first saw it waiting
+        beats: dict[int, tuple[str, float]] = {}  # rank -> (its beat, when this rank saw it change)
         beat = 0
         while not self._stop.wait(self.interval):
             beat += 1
@@ -290,23 +294,32 @@ class Guard:
                 return
             states = {r: keys.get(f"{_KEYS}state/{r}", "absent") for r in range(self.size) if r != self.rank}
             for r, state in states.items():
+                value = keys.get(f"{_KEYS}beat/{r}", "")
+                if beats.get(r, (None,))[0] != value:
+                    beats[r] = (value, now)
                 if state.startswith("wait"):
                     first_waiting.setdefault(r, now)
                 else:
                     first_waiting.pop(r, None)
+            # A rank whose watchdog stopped beating is gone (or frozen with the GIL held), whatever it said last.
+            silent = {r for r, state in states.items()
+                      if state != "done" and now - beats[r][1] > max(5 * self.interval, 3.0)}
             if waited >= self.timeout:
-                idle = sorted(r for r, state in states.items() if not state.startswith("wait"))
+                idle = sorted(r for r, state in states.items() if not state.startswith("wait") or r in silent)
                 step = f"compiled step {pending[0]}"
                 if idle:
-                    what = {r: ("has finished" if states[r] == "done" else
+                    what = {r: ("stopped answering (no watchdog beat)" if r in silent else
+                                "has finished" if states[r] == "done" else
                                 "has not joined" if states[r] == "absent" else "is stuck") for r in idle}
                     r = idle[0]
                     self.fail(r, f"{what[r]}: rank {self.rank} waited {self.timeout:g} s for it in {step} "
                                  f"(collective timeout)")
-                else:
-                    self.fail(-1, f"hangs: {step} did not finish on any rank within {self.timeout:g} s "
-                                  f"(collective timeout)")
-                return
+                    return
+                if waited >= 4 * self.timeout:
+                    # Every rank is inside the program: a long step is likelier than a hang, so this waits longer.
+                    self.fail(-1, f"hangs: {step} did not finish on any rank within {4 * self.timeout:g} s "
+                                  f"(4 x the collective timeout)")
+                    return
             if pending is None or waited < self.interval:
                 waiting = sorted(r for r, t in first_waiting.items() if now - t >= self.timeout + self.interval)
                 if waiting:

@@ -45,9 +45,9 @@ def main():
     local = [(np.array_split(x, size)[rank], np.array_split(y, size)[rank])]
     model.train(1, local)
     print(f"ready rank {rank} pid {os.getpid()}", flush=True)
-    if rank == 1 and sys.argv[1] == "raise":
+    if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "raise":
         raise RuntimeError("rank 1 fails on purpose")
-    if rank == 1 and sys.argv[1] == "stuck":
+    if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "stuck":
         threading.Event().wait()  # alive, never returns, never joins the next step
     while True:
         model.train(1, local)
