@@ -49,7 +49,7 @@ _GRACE_S = 2.0  # JAX catches SIGTERM (preemption notice), so a worker may need 
 # stack traces and the continuation lines of their messages: kept in the log files only.
 _NATIVE_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+\S+:\d+\]")
 _STOP_LINE = re.compile(r"^mindjax: rank \d+ stops: ")
-_NATIVE_TRACE = re.compile(r"^(\*\*\* (Check failure stack trace|SIGABRT|SIGSEGV|Aborted)|\s+@\s+0x[0-9a-f]+|"
+_NATIVE_TRACE = re.compile(r"^(\[Gloo\] |\*\*\* (Check failure stack trace|SIGABRT|SIGSEGV|Aborted)|\s+@\s+0x[0-9a-f]+|"
                            r"PC: @|\s*\[type\.googleapis\.com/|RPC: /xla\.)")
 
 

@@ -3,8 +3,8 @@
 ``train``: data-parallel LeNetish over the job, each rank feeding its part of
 every global batch; saves its parameters and step losses to ``OUT_DIR/rank<N>.npz``.
 ``loop``: trains step after step forever (until a peer is lost).
-``raise``: like ``loop``, but rank 1 raises after its first step.
-``stuck``: like ``loop``, but rank 1 sleeps forever in Python after its first step.
+``raise``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) raises after its first step.
+``stuck``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) waits forever in Python after its first step.
 """
 import os
 import sys
@@ -46,7 +46,7 @@ def main():
     model.train(1, local)
     print(f"ready rank {rank} pid {os.getpid()}", flush=True)
     if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "raise":
-        raise RuntimeError("rank 1 fails on purpose")
+        raise RuntimeError(f"rank {rank} fails on purpose")
     if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "stuck":
         threading.Event().wait()  # alive, never returns, never joins the next step
     while True:
