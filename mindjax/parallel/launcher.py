@@ -103,7 +103,7 @@ class _Job:
     def __init__(self, log_dir: str) -> None:
         self.log_dir = log_dir
         self.lock = threading.Lock()
-        self.quiet = False  # set once the job has failed: the rest goes to the log files only
+        self.quiet = False  # set when the launcher itself is stopped: the rest goes to the log files only
         self.ended = threading.Event()
 
     def pump(self, worker: _Worker) -> None:
@@ -120,14 +120,12 @@ class _Job:
             if native or _NATIVE_TRACE.match(text):
                 continue
             if _STOP_LINE.match(text):
-                worker.stop_line = text  # the watchdog's stop line: the rest is for the log file
-                with self.lock:
-                    self.quiet = True
+                worker.stop_line = text  # the watchdog's stop line: the rest of this worker is for its log file
                 continue
             if text.strip():
                 worker.last_line = text.strip()
             with self.lock:
-                if not self.quiet:
+                if not (self.quiet or worker.stop_line):
                     sys.stdout.buffer.write(prefix + line)
                     sys.stdout.buffer.flush()
         worker.proc.stdout.close()
@@ -311,11 +309,10 @@ def launch(worker_num: int, local_worker_num: int, master_addr: str, master_port
                 break
         if failed:
             stopped_at = time.time()
-            with job.lock:
-                job.quiet = True
             _stop(workers)
-            for w in workers:  # the exit times of the stopped ones
+            for w in workers:  # the exit times of the stopped ones, and the end of their output
                 w.threads[1].join(timeout=1.0)
+                w.threads[0].join(timeout=1.0)
             at, summary = _first_failure(workers, log_dir, stopped_at)
             ends = [w.ended_at for w in workers if w.ended_at is not None]
             took = max(0.0, max(ends, default=time.time()) - at) if at else 0.0
