@@ -117,6 +117,9 @@ class Guard:
         self._failing = threading.Lock()
         self._published: str | None = None
         self._previous_hook: Callable[..., Any] | None = None
+        self._first_waiting: dict[int, float] = {}  # rank -> when this rank first saw it waiting
+        self._beats: dict[int, tuple[str, float]] = {}  # rank -> (its beat, when this rank saw it change)
+        self._beat = 0
         self._thread = threading.Thread(target=self._run, name="mindjax-watchdog", daemon=True)
 
     # -- life cycle ---------------------------------------------------------------------------
@@ -265,66 +268,70 @@ class Guard:
             self._published = state
 
     def _run(self) -> None:
-        first_waiting: dict[int, float] = {}  # rank -> when this rank first saw it waiting
-        beats: dict[int, tuple[str, float]] = {}  # rank -> (its beat, when this rank saw it change)
-        beat = 0
         while not self._stop.wait(self.interval):
-            beat += 1
-            now = time.monotonic()
-            pending = _progress.oldest_pending()
-            waited = now - pending[1] if pending is not None else 0.0
-            try:
-                self._publish(f"wait {pending[0]}" if waited > self.interval else "busy")
-                self.client.key_value_set(f"{_KEYS}beat/{self.rank}", str(beat), allow_overwrite=True)
-                keys = dict(self.client.key_value_dir_get(_KEYS))
-            except Exception as exc:
-                if self._stop.is_set():
-                    return
-                self.fail(0, f"is unreachable: the coordination service on rank 0 is gone ({_short(exc)})")
+            if self._poll(time.monotonic()):
                 return
+
+    def _poll(self, now: float) -> bool:
+        """One look at the job (``now``: ``time.monotonic()``); True when this rank has stopped."""
+        self._beat += 1
+        pending = _progress.oldest_pending()
+        waited = now - pending[1] if pending is not None else 0.0
+        try:
+            self._publish(f"wait {pending[0]}" if waited > self.interval else "busy")
+            self.client.key_value_set(f"{_KEYS}beat/{self.rank}", str(self._beat), allow_overwrite=True)
+            keys = dict(self.client.key_value_dir_get(_KEYS))
+        except Exception as exc:
             if self._stop.is_set():
-                return
-            earlier = self._failure_of_others(keys)
-            if earlier is not None:
-                culprit, reason = earlier
-                if culprit == self.rank and pending is None:  # the others say this rank is stuck: say where
-                    self.fail(culprit, f"{reason}; it was at {_main_thread_location()}", told=True,
-                              then=lambda: faulthandler.dump_traceback(file=sys.stderr, all_threads=True))
+                return True
+            self.fail(0, f"is unreachable: the coordination service on rank 0 is gone ({_short(exc)})")
+            return True
+        if self._stop.is_set():
+            return True
+        earlier = self._failure_of_others(keys)
+        if earlier is not None:
+            culprit, reason = earlier
+            if culprit == self.rank and pending is None:  # the others say this rank is stuck: say where
+                reason = f"{reason}; it was at {_main_thread_location()}"
+                self.fail(culprit, reason, told=True,
+                          then=lambda: faulthandler.dump_traceback(file=sys.stderr, all_threads=True))
+            else:
                 self.fail(culprit, reason, told=True)
-                return
-            states = {r: keys.get(f"{_KEYS}state/{r}", "absent") for r in range(self.size) if r != self.rank}
-            for r, state in states.items():
-                value = keys.get(f"{_KEYS}beat/{r}", "")
-                if beats.get(r, (None,))[0] != value:
-                    beats[r] = (value, now)
-                if state.startswith("wait"):
-                    first_waiting.setdefault(r, now)
-                else:
-                    first_waiting.pop(r, None)
-            # A rank whose watchdog stopped beating is gone (or frozen with the GIL held), whatever it said last.
-            silent = {r for r, state in states.items()
-                      if state != "done" and now - beats[r][1] > max(5 * self.interval, 3.0)}
-            if waited >= self.timeout:
-                idle = sorted(r for r, state in states.items() if not state.startswith("wait") or r in silent)
-                step = f"compiled step {pending[0]}"
-                if idle:
-                    what = {r: ("stopped answering (no watchdog beat)" if r in silent else
-                                "has finished" if states[r] == "done" else
-                                "has not joined" if states[r] == "absent" else "is stuck") for r in idle}
-                    r = idle[0]
-                    self.fail(r, f"{what[r]}: rank {self.rank} waited {self.timeout:g} s for it in {step} "
-                                 f"(collective timeout)")
-                    return
-                if waited >= 4 * self.timeout:
-                    # Every rank is inside the program: a long step is likelier than a hang, so this waits longer.
-                    self.fail(-1, f"hangs: {step} did not finish on any rank within {4 * self.timeout:g} s "
-                                  f"(4 x the collective timeout)")
-                    return
-            if pending is None or waited < self.interval:
-                waiting = sorted(r for r, t in first_waiting.items() if now - t >= self.timeout + self.interval)
-                if waiting:
-                    where = _main_thread_location()
-                    self.fail(self.rank, f"is stuck at {where}: ranks {waiting} waited {self.timeout:g} s "
-                                         f"for it (collective timeout)",
-                              then=lambda: faulthandler.dump_traceback(file=sys.stderr, all_threads=True))
-                    return
+            return True
+        states = {r: keys.get(f"{_KEYS}state/{r}", "absent") for r in range(self.size) if r != self.rank}
+        for r, state in states.items():
+            value = keys.get(f"{_KEYS}beat/{r}", "")
+            if self._beats.get(r, (None,))[0] != value:
+                self._beats[r] = (value, now)
+            if state.startswith("wait"):
+                self._first_waiting.setdefault(r, now)
+            else:
+                self._first_waiting.pop(r, None)
+        # A rank whose watchdog stopped beating is gone (or frozen with the GIL held), whatever it said last.
+        silent = {r for r, state in states.items()
+                  if state != "done" and now - self._beats[r][1] > max(5 * self.interval, 3.0)}
+        if waited >= self.timeout:
+            idle = sorted(r for r, state in states.items() if not state.startswith("wait") or r in silent)
+            step = f"compiled step {pending[0]}"
+            if idle:
+                what = {r: ("stopped answering (no watchdog beat)" if r in silent else
+                            "has finished" if states[r] == "done" else
+                            "has not joined" if states[r] == "absent" else "is stuck") for r in idle}
+                r = idle[0]
+                self.fail(r, f"{what[r]}: rank {self.rank} waited {self.timeout:g} s for it in {step} "
+                             f"(collective timeout)")
+                return True
+            if waited >= 4 * self.timeout:
+                # Every rank is inside the program: a long step is likelier than a hang, so this waits longer.
+                self.fail(-1, f"hangs: {step} did not finish on any rank within {4 * self.timeout:g} s "
+                              f"(4 x the collective timeout)")
+                return True
+        if pending is None or waited < self.interval:
+            waiting = sorted(r for r, t in self._first_waiting.items() if now - t >= self.timeout + self.interval)
+            if waiting:
+                where = _main_thread_location()
+                self.fail(self.rank, f"is stuck at {where}: ranks {waiting} waited {self.timeout:g} s "
+                                     f"for it (collective timeout)",
+                          then=lambda: faulthandler.dump_traceback(file=sys.stderr, all_threads=True))
+                return True
+        return False

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -20,6 +21,7 @@ from tests.parallel.helpers import max_rel_err, train_lenet
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKER = os.path.join(ROOT, "tests", "parallel", "mp_worker.py")
 BOUND_S = 55
+TRAIN_BOUND_S = 120  # the 4-process training run (6 processes on 2 cores): a hang guard, not a measure
 STOP_S = 10   # after a failure, every worker of the job ends within this
 
 
@@ -59,13 +61,25 @@ def _wait_for(proc, pattern):
 
 
 def _finish(proc, deadline_s=BOUND_S):
+    """Wait for ``proc`` (killing it at the deadline); return the rest of its stdout and its stderr.
+
+    The file objects are read (not the raw pipes, as ``communicate`` does), so
+    lines :func:`_wait_for` already buffered are not lost.
+    """
+    got = {}
+    readers = [threading.Thread(target=lambda k=k, f=f: got.__setitem__(k, f.read()), daemon=True)
+               for k, f in (("out", proc.stdout), ("err", proc.stderr))]
+    for reader in readers:
+        reader.start()
     try:
-        out, err = proc.communicate(timeout=deadline_s)
+        proc.wait(timeout=deadline_s)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-    return out, err
+            proc.wait()
+    for reader in readers:
+        reader.join(timeout=10)
+    return got.get("out", ""), got.get("err", "")
 
 
 def _summary(err):
@@ -93,7 +107,7 @@ def test_two_nodes_of_two_workers_train_as_one_process(tmp_path):
     port = _free_port()
     nodes = [_start(_launcher("--log_dir", str(tmp_path / f"logs{n}"), WORKER, "train", str(tmp_path),
                               workers=4, local=2, node=n, port=port)) for n in (0, 1)]
-    outs = [_finish(node) for node in nodes]
+    outs = [_finish(node, TRAIN_BOUND_S) for node in nodes]
     for node, (out, err) in zip(nodes, outs):
         assert node.returncode == 0, out[-2000:] + err[-2000:]
     assert "[rank 0] done rank 0 of 4" in outs[0][0] and "[rank 3] done rank 3 of 4" in outs[1][0]
