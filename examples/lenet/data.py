@@ -35,18 +35,32 @@ def digits_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return images[train], labels[train], images[test], labels[test]
 
 
-def digits_datasets(batch_size: int) -> tuple[Any, Any]:
-    """Shuffled training and ordered test datasets of the digits."""
+def digits_datasets(batch_size: int, num_shards: int = 1, shard_id: int = 0) -> tuple[Any, Any]:
+    """Shuffled training and ordered test datasets of the digits.
+
+    Arguments:
+        batch_size: rows per batch (per process).
+        num_shards, shard_id: the training data is split into ``num_shards``
+            parts and this process reads part ``shard_id`` (data parallel over
+            processes); the held-out set is read whole by everyone.
+    """
     x_train, y_train, x_test, y_test = digits_arrays()
-    train = ds.NumpySlicesDataset((x_train, y_train), column_names=["image", "label"], shuffle=True)
-    test = ds.NumpySlicesDataset((x_test, y_test), column_names=["image", "label"], shuffle=False)
+    shards = (num_shards, shard_id) if num_shards > 1 else (None, None)
+    train = ds.NumpySlicesDataset((x_train, y_train), column_names=["image", "label"], shuffle=True,
+                                  num_shards=shards[0], shard_id=shards[1])
+    test = ds.NumpySlicesDataset((x_test, y_test), column_names=["image", "label"], shuffle=False,
+                                 num_shards=1, shard_id=0)
     return (train.batch(batch_size, drop_remainder=True), test.batch(batch_size))
 
 
-def mnist_datasets(data_dir: str, batch_size: int) -> tuple[Any, Any]:
-    """MNIST from idx files in ``data_dir``, as MindSpore's LeNet example reads it."""
+def mnist_datasets(data_dir: str, batch_size: int, num_shards: int = 1, shard_id: int = 0) -> tuple[Any, Any]:
+    """MNIST from idx files in ``data_dir``, as MindSpore's LeNet example reads it.
+
+    The training set is split as in :func:`digits_datasets`; the test set is read whole.
+    """
     def pipeline(usage: str, shuffle: bool) -> Any:
-        data = ds.MnistDataset(data_dir, usage=usage, shuffle=shuffle)
+        shards = (num_shards, shard_id) if usage == "train" and num_shards > 1 else (1, 0)
+        data = ds.MnistDataset(data_dir, usage=usage, shuffle=shuffle, num_shards=shards[0], shard_id=shards[1])
         image_ops = [vision.Resize((32, 32)), vision.Rescale(1.0 / 255.0, 0.0),
                      vision.Normalize(mean=(0.1307,), std=(0.3081,)), vision.HWC2CHW()]
         data = data.map(operations=image_ops, input_columns="image")

@@ -1,11 +1,24 @@
 """Train LeNet-5 with ``Model.train`` — the MindJAX main job.
 
-With no arguments: GRAPH mode, the scikit-learn digits, 10 epochs; prints the
+With no arguments: GRAPH mode, the scikit-learn digits, 15 epochs; prints the
 held-out accuracy and where the checkpoint, TensorBoard summaries and the
 curves PNG were written (under ``runs/``).
 
     python examples/lenet/train.py [--mode pynative] [--sink] [--amp O2]
         [--epochs N] [--data-dir MNIST_DIR] [--devices N]
+
+Under ``mindjax-run --worker_num P`` (or any launch ``communication.init``
+understands) it trains data parallel over the P processes, as MindSpore's
+distributed LeNet does:
+
+- ``--batch-size`` is per device, so a step sees ``batch_size * devices * P``
+  images, and each rank reads its own shard of the training data
+  (``num_shards=P, shard_id=get_rank()``); every rank evaluates on the whole
+  held-out set, so all ranks print the same accuracy;
+- the ranks share one run folder (rank 0 picks its name); each rank writes its
+  checkpoints to ``checkpoint/rank_<id>/`` (MindSpore's per-rank layout; in
+  data parallel they hold the same weights); the TensorBoard summaries and the
+  curves come from rank 0 only, and only rank 0 prints.
 """
 from __future__ import annotations
 
@@ -43,26 +56,34 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     import mindjax as ms
     from mindjax import nn
+    from mindjax.communication import get_group_size, get_rank, init
     from mindjax.train import (CheckpointConfig, Callback, Model, ModelCheckpoint, ProgressBar,
                                SummaryCollector)
     from examples.lenet.data import digits_datasets, mnist_datasets
     from examples.lenet.lenet import LeNet5
 
+    init()  # one process: only records that; under mindjax-run: joins the job
+    rank, ranks = get_rank(), get_group_size()
+    lead = rank == 0
     ms.set_seed(1)
     ms.set_context(mode=ms.GRAPH_MODE if args.mode == "graph" else ms.PYNATIVE_MODE)
-    if args.devices > 1:
+    if ranks > 1:
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    elif args.devices > 1:
         ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                      device_num=args.devices)
-    global_batch = args.batch_size * max(args.devices, 1)
+    rank_batch = args.batch_size * max(args.devices, 1)  # what this process feeds per step
     if args.data_dir:
-        train_ds, test_ds = mnist_datasets(args.data_dir, global_batch)
+        train_ds, test_ds = mnist_datasets(args.data_dir, rank_batch, ranks, rank)
         data_name = f"MNIST from {args.data_dir}"
     else:
-        train_ds, test_ds = digits_datasets(global_batch)
+        train_ds, test_ds = digits_datasets(rank_batch, ranks, rank)
         data_name = "scikit-learn digits (1,437 train / 360 held out, 8x8 upsampled to 32x32)"
 
-    run_dir = Path(args.out) / time.strftime("lenet-%Y%m%d-%H%M%S")
+    run_dir = Path(args.out) / _run_name(ranks)
     ckpt_dir, summary_dir = run_dir / "checkpoint", run_dir / "summary"
+    if ranks > 1:
+        ckpt_dir = ckpt_dir / f"rank_{rank}"
 
     net = LeNet5()
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
@@ -88,29 +109,44 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     evaluator = EvalEachEpoch()
     callbacks = [evaluator,
                  ModelCheckpoint(prefix="lenet", directory=str(ckpt_dir),
-                                 config=CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=2)),
-                 SummaryCollector(summary_dir=str(summary_dir), collect_freq=steps)]
-    if not args.no_progress:
-        callbacks.append(ProgressBar(update_freq=max(steps // 4, 1)))
+                                 config=CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=2))]
+    if lead:
+        callbacks.append(SummaryCollector(summary_dir=str(summary_dir), collect_freq=steps))
+        if not args.no_progress:
+            callbacks.append(ProgressBar(update_freq=max(steps // 4, 1)))
 
-    print(f"MindJAX {ms.__version__}: LeNet-5, {args.mode} mode, amp {args.amp}, "
-          f"{'sink' if args.sink else 'no sink'}, {args.devices} device(s); data: {data_name}")
+    say = print if lead else (lambda *_a, **_k: None)
+    processes = f" x {ranks} processes" if ranks > 1 else ""
+    say(f"MindJAX {ms.__version__}: LeNet-5, {args.mode} mode, amp {args.amp}, "
+        f"{'sink' if args.sink else 'no sink'}, {args.devices} device(s){processes}; data: {data_name}")
     start = time.perf_counter()
     model.train(args.epochs, train_ds, callbacks=callbacks, dataset_sink_mode=args.sink)
     seconds = time.perf_counter() - start
     final = model.eval(test_ds)
 
     curves = run_dir / "curves.png"
-    _plot(evaluator.train_loss, evaluator.accuracy, curves)
+    if lead:
+        _plot(evaluator.train_loss, evaluator.accuracy, curves)
     ckpts = sorted(str(p) for p in ckpt_dir.glob("*.ckpt"))
-    print(f"\nheld-out accuracy {final['accuracy']:.4f}, loss {final['loss']:.4f}, "
-          f"{args.epochs} epochs in {seconds:.1f} s")
-    print(f"checkpoint:  {ckpts[-1] if ckpts else '(none)'}")
-    print(f"TensorBoard: tensorboard --logdir {summary_dir}")
-    print(f"curves:      {curves}")
-    return {"accuracy": float(final["accuracy"]), "loss": float(final["loss"]), "seconds": seconds,
-            "checkpoints": ckpts, "summary_dir": str(summary_dir), "curves": str(curves),
+    say(f"\nheld-out accuracy {final['accuracy']:.4f}, loss {final['loss']:.4f}, "
+        f"{args.epochs} epochs in {seconds:.1f} s")
+    say(f"checkpoint:  {ckpts[-1] if ckpts else '(none)'}" + (" (one folder per rank)" if ranks > 1 else ""))
+    say(f"TensorBoard: tensorboard --logdir {summary_dir}")
+    say(f"curves:      {curves}")
+    return {"rank": rank, "ranks": ranks, "accuracy": float(final["accuracy"]), "loss": float(final["loss"]),
+            "seconds": seconds, "checkpoints": ckpts, "summary_dir": str(summary_dir), "curves": str(curves),
             "epoch_accuracy": evaluator.accuracy, "epoch_loss": evaluator.train_loss}
+
+
+def _run_name(ranks: int) -> str:
+    """``lenet-<date>-<time>``; in a job of several processes, rank 0's, so that all share one folder."""
+    stamp = int(time.time())
+    if ranks > 1:
+        import numpy as np
+        from jax.experimental import multihost_utils
+
+        stamp = int(multihost_utils.broadcast_one_to_all(np.int64(stamp)))
+    return time.strftime("lenet-%Y%m%d-%H%M%S", time.localtime(stamp))
 
 
 def _plot(loss: list[float], accuracy: list[float], path: Path) -> None:

@@ -1,15 +1,38 @@
 """``init``, ``release``, ``get_rank``, ``get_group_size``, ``get_local_rank`` on ``jax.distributed``.
 
-Environment read by :func:`init` (``mindjax-run`` sets the first group):
+Environment read by :func:`init`, first match wins (``mindjax-run`` sets the
+``MINDJAX_`` names; docs/cluster.md shows SLURM and Kubernetes):
 
-- ``MINDJAX_COORDINATOR`` (``host:port``), ``MINDJAX_WORLD_SIZE``, ``MINDJAX_RANK``,
-  ``MINDJAX_LOCAL_RANK``, ``MINDJAX_LOCAL_WORLD_SIZE``;
-- MindSpore's ``msrun`` names: ``MS_SCHED_HOST``, ``MS_SCHED_PORT``, ``MS_WORKER_NUM``, ``MS_NODE_ID``;
-- ``MINDJAX_HEARTBEAT_TIMEOUT`` (seconds, default 30): after that long without
-  a heartbeat from a process, the others stop with an error naming it.
+=================  ==============================================================================
+what               variables
+=================  ==============================================================================
+coordinator        ``MINDJAX_COORDINATOR`` (``host:port``); ``MS_SCHED_HOST`` + ``MS_SCHED_PORT``
+                   (MindSpore's ``msrun``)
+processes          ``MINDJAX_WORLD_SIZE``, ``MS_WORKER_NUM``, ``RANK_SIZE``, ``SLURM_NTASKS``
+this rank          ``MINDJAX_RANK``, ``MS_NODE_ID``, ``RANK_ID``, ``SLURM_PROCID``,
+                   ``JOB_COMPLETION_INDEX`` (a Kubernetes indexed Job, one process per pod)
+rank on the host   ``MINDJAX_LOCAL_RANK``, ``LOCAL_RANK``, ``SLURM_LOCALID``
+ranks on the host  ``MINDJAX_LOCAL_WORLD_SIZE``, ``LOCAL_WORLD_SIZE``, ``SLURM_NTASKS_PER_NODE``
+lost process       ``MINDJAX_HEARTBEAT_TIMEOUT`` (s, default 30): after that long without a
+                   heartbeat from a process the others stop, naming it
+stuck process      ``MINDJAX_COLLECTIVE_TIMEOUT`` (s, default 45; else MindSpore's
+                   ``HCCL_EXEC_TIMEOUT``): a rank that waits that long in a compiled program
+                   stops the job, naming the ranks that do not wait (see ``_watchdog``)
+stop reports       ``MINDJAX_REPORT_DIR``: where each rank writes why it stopped
+=================  ==============================================================================
 
-Without any of these, JAX's own cluster detection runs when it finds a
-cluster; otherwise the job is one process and ``init`` only records it.
+A coordinator, a process count and a rank must come together. Under
+MindSpore's ``msrun`` the scheduler process (``MS_ROLE=MS_SCHED``) has nothing
+to do, since rank 0 hosts the coordinator: its ``init`` ends the process.
+Without a coordinator, JAX's own cluster detection runs when it finds a
+cluster (SLURM, Open MPI ...); otherwise the job is one process and ``init``
+only records it.
+
+In a job of several processes, ``init`` also starts the job's watchdog: an
+uncaught exception on any rank stops every rank within about a second, with
+that rank named, instead of leaving them in ``jax.distributed``'s shutdown
+barrier; a rank stuck outside the collectives the others wait in is named
+after the collective timeout; so every rank ends within about 60 s by default.
 
 Ranks: outside a per-device run, the world group's ``get_rank()`` and
 ``get_group_size()`` count processes (what a dataset shards by: one process
@@ -29,10 +52,12 @@ Example:
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import jax
 
+from mindjax.communication import _watchdog
 from mindjax.communication import per_device as _per_device
 
 __all__ = ["GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP", "MCCL_WORLD_COMM_GROUP",
@@ -73,12 +98,61 @@ def _env_int(*names: str) -> int | None:
     return None
 
 
-def _coordinator() -> str | None:
+def _env_seconds(default: float, *names: str) -> float:
+    for name in names:
+        value = os.environ.get(name)
+        if value not in (None, ""):
+            try:
+                seconds = float(value)
+            except ValueError:
+                seconds = -1.0
+            if not seconds > 0:
+                raise ValueError(f"For 'init', environment variable {name} must be a positive number of "
+                                 f"seconds, got {value!r}")
+            return seconds
+    return default
+
+
+def _coordinator() -> tuple[str | None, str]:
+    """The coordinator's ``host:port`` and the variables it came from."""
     address = os.environ.get("MINDJAX_COORDINATOR")
     if address:
-        return address
+        return address, "MINDJAX_COORDINATOR"
     host, port = os.environ.get("MS_SCHED_HOST"), os.environ.get("MS_SCHED_PORT")
-    return f"{host}:{port}" if host and port else None
+    return (f"{host}:{port}" if host and port else None), "MS_SCHED_HOST/MS_SCHED_PORT"
+
+
+def _job_from_env() -> tuple[str | None, int | None, int | None, str]:
+    """``(coordinator, processes, rank, source)`` from the environment.
+
+    The bare ``RANK_SIZE``/``RANK_ID`` (also set on Ascend with a rank table),
+    SLURM's and Kubernetes' names count only next to a coordinator; SLURM alone
+    goes to JAX's own detection.
+    """
+    address, source = _coordinator()
+    size = _env_int("MINDJAX_WORLD_SIZE", "MS_WORKER_NUM")
+    rank = _env_int("MINDJAX_RANK", "MS_NODE_ID")
+    if address is not None:
+        size = size if size is not None else _env_int("RANK_SIZE", "SLURM_NTASKS")
+        rank = rank if rank is not None else _env_int("RANK_ID", "SLURM_PROCID", "JOB_COMPLETION_INDEX")
+    return address, size, rank, source
+
+
+def _check_coordinator_port(address: str) -> None:
+    from mindjax.communication.ports import port_in_use
+
+    port_text = address.rsplit(":", 1)[-1]
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"For 'init', the coordinator address must be host:port, got {address!r}") from None
+    if not 0 < port < 65536:
+        raise ValueError(f"For 'init', the coordinator port must be in [1, 65535], got {port}")
+    busy = port_in_use(port)
+    if busy:
+        raise RuntimeError(f"For 'init', rank 0 can not host the coordinator on port {port} ({address}): {busy}. "
+                           f"Another job (or a process left over from one) holds it; free it or choose another "
+                           f"port (mindjax-run --master_port)")
 
 
 def init(backend_name: str | None = None) -> None:
@@ -91,6 +165,7 @@ def init(backend_name: str | None = None) -> None:
 
     Raises:
         ValueError: an unknown backend, or an incomplete or inconsistent environment.
+        RuntimeError: on rank 0, the coordinator's port is taken.
     """
     if backend_name not in _BACKENDS:
         raise ValueError(f"For 'init', 'backend_name' must be one of hccl, nccl, mccl, gloo or None, "
@@ -99,29 +174,48 @@ def init(backend_name: str | None = None) -> None:
         GlobalComm.WORLD_COMM_GROUP = _BACKENDS[backend_name]
     if GlobalComm.INITED:
         return
-    address = _coordinator()
-    size = _env_int("MINDJAX_WORLD_SIZE", "MS_WORKER_NUM")
-    rank = _env_int("MINDJAX_RANK", "MS_NODE_ID")
-    heartbeat = _env_int("MINDJAX_HEARTBEAT_TIMEOUT") or 30
+    if os.environ.get("MS_ROLE") == "MS_SCHED":
+        # msrun's scheduler: MindSpore's init never returns there either; rank 0 is our coordinator.
+        print("mindjax: MS_ROLE=MS_SCHED: the scheduler has nothing to do (rank 0 hosts the coordinator); "
+              "exiting", file=sys.stderr, flush=True)
+        sys.exit(0)
+    address, size, rank, source = _job_from_env()
+    heartbeat = _env_seconds(30, "MINDJAX_HEARTBEAT_TIMEOUT")
+    collective = _env_seconds(45, "MINDJAX_COLLECTIVE_TIMEOUT", "HCCL_EXEC_TIMEOUT")
+    started = False
     if address is not None or size is not None:
         if address is None or size is None or rank is None:
-            raise ValueError("For 'init', set all of MINDJAX_COORDINATOR, MINDJAX_WORLD_SIZE and MINDJAX_RANK "
-                             f"(got {address!r}, {size!r}, {rank!r}); 'mindjax-run' sets them")
+            raise ValueError(f"For 'init', set all of MINDJAX_COORDINATOR, MINDJAX_WORLD_SIZE and MINDJAX_RANK "
+                             f"(or MindSpore's MS_SCHED_HOST/MS_SCHED_PORT, MS_WORKER_NUM, MS_NODE_ID), got "
+                             f"coordinator {address!r}, processes {size!r}, rank {rank!r}; 'mindjax-run' sets them")
+        if size < 1:
+            raise ValueError(f"For 'init', the number of processes must be >= 1, got {size}")
         if not 0 <= rank < size:
-            raise ValueError(f"For 'init', MINDJAX_RANK must be in [0, {size}), got {rank}")
+            raise ValueError(f"For 'init', the rank must be in [0, {size}), got {rank}")
         if size > 1 and not jax.distributed.is_initialized():
+            if rank == 0:
+                _check_coordinator_port(address)
             _release_local_backend()
+            hb = max(1, int(round(heartbeat)))
             jax.distributed.initialize(address, num_processes=size, process_id=rank,
-                                       heartbeat_timeout_seconds=heartbeat,
-                                       shutdown_timeout_seconds=heartbeat, initialization_timeout=heartbeat * 4)
+                                       heartbeat_timeout_seconds=hb, shutdown_timeout_seconds=hb,
+                                       initialization_timeout=max(hb * 4, 60))
+            started = True
         _STATE.update(distributed=size > 1)
     elif _cluster_detected() and not jax.distributed.is_initialized():
         _release_local_backend()
-        jax.distributed.initialize(heartbeat_timeout_seconds=heartbeat)
+        jax.distributed.initialize(heartbeat_timeout_seconds=max(1, int(round(heartbeat))))
         _STATE.update(distributed=True)
+        started = True
     _STATE.update(rank=jax.process_index(), size=jax.process_count())
-    _STATE["local_rank"] = _env_int("MINDJAX_LOCAL_RANK", "LOCAL_RANK") or 0
-    _STATE["local_size"] = _env_int("MINDJAX_LOCAL_WORLD_SIZE", "LOCAL_WORLD_SIZE") or 1
+    _STATE["local_rank"] = _env_int("MINDJAX_LOCAL_RANK", "LOCAL_RANK", "SLURM_LOCALID") or 0
+    _STATE["local_size"] = _env_int("MINDJAX_LOCAL_WORLD_SIZE", "LOCAL_WORLD_SIZE", "SLURM_NTASKS_PER_NODE") or 1
+    if started and _STATE["size"] > 1:
+        from jax._src import distributed as jax_distributed  # the client: the only handle on the KV store
+
+        _STATE["guard"] = _watchdog.Guard(jax_distributed.global_state.client, _STATE["rank"], _STATE["size"],
+                                          collective)
+        _STATE["guard"].start()
     GlobalComm.INITED = True
 
 
@@ -154,6 +248,9 @@ def is_initialized() -> bool:
 
 def release() -> None:
     """Leave the job (``jax.distributed.shutdown``)."""
+    guard = _STATE.pop("guard", None)
+    if guard is not None:
+        guard.finish()
     if _STATE["distributed"] and jax.distributed.is_initialized():
         jax.distributed.shutdown()
     _STATE.update(rank=0, size=1, local_rank=0, local_size=1, distributed=False)

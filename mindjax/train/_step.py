@@ -25,6 +25,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from mindjax.cells.state import collect_variables
+from mindjax.common import progress as _progress
 from mindjax.common.checks import any_failed, checks_output, collect_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
@@ -171,6 +172,7 @@ class StepProgram:
             return variables, jitted(values, placed)
 
         variables, (out, new) = run_growing_state(attempt, self.variables, self._ids, self.cell._where())
+        _progress.dispatched(out[1][0])  # the loss-is-finite flag: never donated
         for var, val in zip(variables, new):
             if val is not None:
                 object.__setattr__(var, "_raw", val)

@@ -27,6 +27,7 @@ import jax
 import numpy as np
 
 from mindjax import context
+from mindjax.common import progress as _progress
 from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
@@ -271,6 +272,7 @@ class CompiledFunction:
                 values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)
         else:
             values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)
+        _progress.dispatched(out)
         out, checked = out
         # A failed check raises before any Variable is written: the call changes no state.
         if checked:

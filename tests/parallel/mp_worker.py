@@ -1,17 +1,21 @@
-"""A worker of the multi-process tests: ``mp_worker.py train OUT_DIR`` or ``mp_worker.py loop``.
+"""A worker of the multi-process tests: ``mp_worker.py MODE [OUT_DIR]``.
 
-``train``: data-parallel LeNetish over the job, each rank feeding its half of
-every global batch; saves its parameters to ``OUT_DIR/rank<N>.npz``.
+``train``: data-parallel LeNetish over the job, each rank feeding its part of
+every global batch; saves its parameters and step losses to ``OUT_DIR/rank<N>.npz``.
 ``loop``: trains step after step forever (until a peer is lost).
+``raise``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) raises after its first step.
+``stuck``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) waits forever in Python after its first step.
 """
 import os
 import sys
+import threading
 
 import numpy as np
 
 import mindjax as ms
 from mindjax import nn
 from mindjax.communication import get_group_size, get_rank, init, release
+from tests.parallel.helpers import LossRecorder
 from tests.parallel.nets import LeNetish, batches
 
 
@@ -30,16 +34,23 @@ def main():
     if sys.argv[1] == "train":
         local = [(np.array_split(x, size)[rank], np.array_split(y, size)[rank])
                  for x, y in batches(3)]
-        model.train(1, local)
-        np.savez(os.path.join(sys.argv[2], f"rank{rank}.npz"),
+        recorder = LossRecorder()
+        model.train(1, local, callbacks=[recorder])
+        np.savez(os.path.join(sys.argv[2], f"rank{rank}.npz"), losses=np.asarray(recorder.losses),
                  **{p.name: np.asarray(p) for p in net.trainable_params()})
         print(f"done rank {rank} of {size}", flush=True)
         release()
         return
-    print(f"ready rank {rank} pid {os.getpid()}", flush=True)
     x, y = batches(1)[0]
+    local = [(np.array_split(x, size)[rank], np.array_split(y, size)[rank])]
+    model.train(1, local)
+    print(f"ready rank {rank} pid {os.getpid()}", flush=True)
+    if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "raise":
+        raise RuntimeError(f"rank {rank} fails on purpose")
+    if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "stuck":
+        threading.Event().wait()  # alive, never returns, never joins the next step
     while True:
-        model.train(1, [(np.array_split(x, size)[rank], np.array_split(y, size)[rank])])
+        model.train(1, local)
 
 
 if __name__ == "__main__":

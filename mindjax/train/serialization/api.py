@@ -119,6 +119,8 @@ def _host_value(name: str, value: Any) -> Any:
     if isinstance(value, jax.core.Tracer):
         raise RuntimeError(f"For 'save_checkpoint', '{name}' holds a traced value; save outside compiled code")
     if isinstance(value, jax.Array) and not value.is_fully_addressable:
+        if value.sharding.is_fully_replicated:  # every process holds all of it (data parallel weights)
+            return np.array(value.addressable_data(0), copy=True)
         raise ValueError(f"For 'save_checkpoint', '{name}' is spread over several processes; save it with "
                          f"integrated_save=False (a sharded checkpoint) instead")
     return np.array(value, copy=True)

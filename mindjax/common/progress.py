@@ -1,0 +1,56 @@
+"""What this process's compiled programs are doing: the watchdog's view of a multi-process job.
+
+The compiled-call paths (``transforms.jit``, ``train._step``) call
+:func:`dispatched` after each dispatch. While a multi-process job's watchdog
+runs (``mindjax.communication``, :data:`TRACKING` set), each dispatch is
+remembered with one of its outputs until that output is ready: a dispatch
+that stays pending means this rank waits, usually in a collective, for
+another. Without the watchdog a dispatch costs one counter add.
+"""
+from __future__ import annotations
+
+import collections
+import time
+from typing import Any
+
+__all__ = ["DISPATCHES", "TRACKING", "PENDING", "dispatched", "oldest_pending"]
+
+# Lists and a deque, so that the watchdog thread sees the main thread's writes.
+DISPATCHES: list[int] = [0]
+TRACKING: list[bool] = [False]
+# (dispatch number, time.monotonic() after the dispatch, an output array of it)
+PENDING: collections.deque = collections.deque(maxlen=4096)
+
+
+def dispatched(output: Any) -> None:
+    """Count one dispatched compiled program; while tracking, remember ``output`` until it is ready.
+
+    Arguments:
+        output: one array (or pytree of arrays) the program returns; donated
+            state is a poor choice, since the next step consumes it.
+    """
+    DISPATCHES[0] += 1
+    if TRACKING[0]:
+        import jax
+
+        leaves = jax.tree_util.tree_leaves(output)
+        if leaves and hasattr(leaves[0], "is_ready"):
+            PENDING.append((DISPATCHES[0], time.monotonic(), leaves[0]))
+
+
+def oldest_pending() -> tuple[int, float] | None:
+    """``(dispatch number, dispatch time)`` of the oldest dispatch still running, or None.
+
+    Drops the finished entries first. An output consumed by a later program
+    (donated) counts as finished: the later dispatch stands for it.
+    """
+    while PENDING:
+        number, at, array = PENDING[0]
+        try:
+            ready = array.is_ready()
+        except Exception:  # deleted by donation
+            ready = True
+        if not ready:
+            return number, at
+        PENDING.popleft()
+    return None
