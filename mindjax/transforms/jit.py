@@ -40,9 +40,16 @@ _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
 class _NewVariables(Exception):
     """A trace touched Variables it was not given; it is retried with them."""
 
-    def __init__(self, found: list[Variable]) -> None:
+    def __init__(self, found: list[Variable], created: set[int]) -> None:
         super().__init__(f"{len(found)} new variables")
         self.found = found
+        self.created = created  # ids of those built during the trace itself
+
+
+# Variables first built inside a trace and then made state (an optimizer creating its moments
+# lazily). If a later trace leaves one untouched while building fresh ones, the function builds
+# a new Variable on every call: those are values local to the program, not state.
+_BORN_IN_TRACE: dict[int, Variable] = {}
 
 
 def run_over_state(variables: Sequence[Variable], values: Sequence[Any], known: set[int],
@@ -68,8 +75,11 @@ def run_over_state(variables: Sequence[Variable], values: Sequence[Any], known: 
             object.__setattr__(var, "_raw", val)
         tracker.restore_outside(known)
     unknown = [v for k, v in tracker.touched.items() if k not in known]
+    if unknown and all(id(v) in tracker.created for v in unknown) and any(
+            id(v) in _BORN_IN_TRACE and id(v) not in tracker.touched for v in variables):
+        unknown = []
     if unknown:
-        raise _NewVariables(unknown)
+        raise _NewVariables(unknown, {id(v) for v in unknown if id(v) in tracker.created})
     return out, new_values
 
 
@@ -82,6 +92,8 @@ def add_new_variables(variables: list[Variable], known: set[int], grow: _NewVari
     for var in added:
         known.add(id(var))
         variables.append(var)
+        if id(var) in grow.created:
+            _BORN_IN_TRACE[id(var)] = var
 
 
 class _VariableArg:
