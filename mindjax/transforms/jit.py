@@ -284,7 +284,16 @@ def compiled_for_cell(cell: Any) -> CompiledFunction:
 
 def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Run ``cell(*args, **kwargs)`` as one compiled XLA program (GRAPH mode)."""
-    return compiled_for_cell(cell)(*args, **kwargs)
+    compiled = compiled_for_cell(cell)
+    signature = cell.__dict__.get("_dynamic_inputs")
+    if signature:
+        from mindjax.transforms.dynamic_shape import as_signature, dynamic_program
+
+        if not isinstance(signature, tuple) or not signature or not hasattr(signature[0], "ndim") \
+                or isinstance(signature[0], Tensor):
+            signature = cell.__dict__["_dynamic_inputs"] = as_signature(signature, f"{cell._where()}, set_inputs")
+        return dynamic_program(compiled, signature, cell._where())(*args, **kwargs)
+    return compiled(*args, **kwargs)
 
 
 def _converted_call_impl(cell: Any) -> Callable[..., Any]:
@@ -296,9 +305,14 @@ def _converted_call_impl(cell: Any) -> Callable[..., Any]:
 class _JitFunction:
     """What ``@ms.jit`` returns: compiles on call, binds as a method."""
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    def __init__(self, fn: Callable[..., Any], input_signature: Any = None) -> None:
         functools.update_wrapper(self, fn)
         self._fn = fn
+        self._signature: tuple[Any, ...] | None = None
+        if input_signature is not None:
+            from mindjax.transforms.dynamic_shape import as_signature
+
+            self._signature = as_signature(input_signature, f"For '{fn.__qualname__}', input_signature")
         self._compiled: CompiledFunction | None = None
         self._per_instance: dict[int, CompiledFunction] = {}
 
@@ -316,14 +330,21 @@ class _JitFunction:
             bound = functools.partial(convert_function(self._fn), instance)
             compiled = CompiledFunction(bound, initial + [RNG_STATE], f"For '{self._fn.__qualname__}'")
             self._per_instance[id(instance)] = compiled
-        return compiled(*args, **kwargs)
+        return self._run(compiled, args, kwargs)
+
+    def _run(self, compiled: CompiledFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._signature is None:
+            return compiled(*args, **kwargs)
+        from mindjax.transforms.dynamic_shape import dynamic_program
+
+        return dynamic_program(compiled, self._signature, f"For '{self._fn.__qualname__}'")(*args, **kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if context._IN_COMPILED[0] or _has_tracer((args, kwargs)):
             return convert_function(self._fn)(*args, **kwargs)
         if self._compiled is None:
             self._compiled = CompiledFunction(convert_function(self._fn), [RNG_STATE], f"For '{self._fn.__qualname__}'")
-        return self._compiled(*args, **kwargs)
+        return self._run(self._compiled, args, kwargs)
 
 
 def _has_tracer(tree: Any) -> bool:
@@ -344,13 +365,17 @@ def jit(function: Callable[..., Any] | None = None, *, mode: str = "PSJit",
 
     Arguments:
         function: the function to compile.
+        input_signature: a Tensor or a tuple of Tensors describing the inputs;
+            ``Tensor(shape=[None, 3], dtype=ms.float32)`` marks a dynamic
+            dimension, and one trace serves every size of it (see
+            :mod:`mindjax.transforms.dynamic_shape`).
         The remaining arguments are accepted for MindSpore compatibility.
 
     Returns:
         the compiled callable.
     """
     if function is None:
-        return lambda fn: _JitFunction(fn)
+        return lambda fn: _JitFunction(fn, input_signature)
     if not callable(function):
         raise TypeError(f"For 'jit', 'function' must be callable, got {type(function).__name__}")
-    return _JitFunction(function)
+    return _JitFunction(function, input_signature)
