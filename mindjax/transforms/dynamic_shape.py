@@ -62,8 +62,10 @@ def check_inputs(where: str, signature: Sequence[Any], args: tuple[Any, ...]) ->
     for i, (sig, arg) in enumerate(zip(signature, args)):
         if sig is None:
             continue
-        shape = tuple(np.shape(arg))
-        dtype = np.dtype(getattr(arg._raw if isinstance(arg, Tensor) else arg, "dtype", np.asarray(arg).dtype))
+        raw = arg._raw if isinstance(arg, Tensor) else arg
+        if not hasattr(raw, "dtype"):  # a Python number or list: no device value to read back
+            raw = np.asarray(raw)
+        shape, dtype = tuple(raw.shape), np.dtype(raw.dtype)
         fits = len(shape) == len(sig.shape) and all(d == -1 or d == s for d, s in zip(sig.shape, shape))
         if not fits or dtype != sig.dtype:
             raise ValueError(f"{where}, input {i} does not match the input signature: expected shape "
