@@ -35,7 +35,6 @@ from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
 from mindjax.parallel.auto import training as _auto_training
-from mindjax.transforms.compile_options import program_compiler_options
 from mindjax.transforms.jit import _NewVariables, add_new_variables, run_over_state
 
 
@@ -108,9 +107,8 @@ class StepProgram:
         # (loss finite, value checks) of the last call, on the device; stacked over steps after run_sink.
         self.last_report: Any = None
         self.last_batch: tuple[Any, ...] | None = None  # set by run_steps
-        options = program_compiler_options()
-        self._single = jax.jit(self._pure_single, donate_argnums=(0,), compiler_options=options)
-        self._sink = jax.jit(self._pure_sink, donate_argnums=(0,), compiler_options=options)
+        self._single = jax.jit(self._pure_single, donate_argnums=(0,))
+        self._sink = jax.jit(self._pure_sink, donate_argnums=(0,))
         # Per Variable, in a parallel mode: the batch is split and the state laid out on the mesh.
         self._shardings: list[Any] | None = None
         if _dp.parallel_active():

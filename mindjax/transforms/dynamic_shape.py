@@ -27,7 +27,6 @@ import numpy as np
 
 from mindjax.common.checks import raise_failed_checks
 from mindjax.common.tensor import ShapeOnly, Tensor
-from mindjax.transforms.compile_options import program_compiler_options
 from mindjax.transforms.jit import (_DYNAMIC_TYPES, CompiledFunction, _input_tensors, _is_variable, _NewVariables,
                                     _split_args, add_new_variables)
 
@@ -111,7 +110,7 @@ class DynamicProgram:
         pure = jax.jit(lambda vals, dyn: compiled._pure(vals, dyn, key))
         self.traces += 1
         exported = jax.export.export(pure)(value_specs, specs)
-        return jax.jit(exported.call, compiler_options=program_compiler_options())
+        return jax.jit(exported.call)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         check_inputs(self.where, self.signature, args)

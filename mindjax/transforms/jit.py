@@ -32,7 +32,6 @@ from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable, stop_tracking, track_access
 from mindjax.cells.state import collect_variables, structure_version
-from mindjax.transforms.compile_options import program_compiler_options
 from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
 
 _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
@@ -196,7 +195,7 @@ class CompiledFunction:
         self._written: dict[Any, list[int]] = {}
         # No donation: only written Variables come back, so donating the others would
         # free buffers their Parameters still hold. Training steps donate in train/_step.py.
-        self._jitted = jax.jit(self._pure, static_argnums=(2,), compiler_options=program_compiler_options())
+        self._jitted = jax.jit(self._pure, static_argnums=(2,))
 
     def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
         args, kwargs = _join_args(dynamic, key)
