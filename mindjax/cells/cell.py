@@ -388,7 +388,12 @@ class Cell:
         return self
 
     def set_inputs(self, *inputs: Any) -> None:
-        """Accepted for compatibility: JAX compiles per input shape already."""
+        """Declare the inputs of GRAPH-mode calls, with dynamic dimensions as ``None`` (or -1).
+
+        ``net.set_inputs(Tensor(shape=[None, 3], dtype=ms.float32))``: calls are
+        checked against it, and one trace serves every size of a dynamic
+        dimension (see :mod:`mindjax.transforms.dynamic_shape`).
+        """
         self.__dict__["_dynamic_inputs"] = inputs
 
     # -- hooks -----------------------------------------------------------------

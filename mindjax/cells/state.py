@@ -73,17 +73,19 @@ class StateRun:
         written: every Variable the run wrote (substituted or not), in write order.
         written_values: their values at the end of the run.
         touched: every Variable the run read or wrote, by id.
+        created: the ids of the Variables built during the run.
     """
 
-    __slots__ = ("out", "new_values", "written", "written_values", "touched")
+    __slots__ = ("out", "new_values", "written", "written_values", "touched", "created")
 
     def __init__(self, out: Any, new_values: list[Any], written: list[Variable], written_values: list[Any],
-                 touched: dict[int, Variable]) -> None:
+                 touched: dict[int, Variable], created: set[int]) -> None:
         self.out = out
         self.new_values = new_values
         self.written = written
         self.written_values = written_values
         self.touched = touched
+        self.created = created
 
 
 def run_with_state(variables: Sequence[Variable], values: Sequence[Any], fn: Callable[[], Any],
@@ -121,7 +123,7 @@ def run_with_state(variables: Sequence[Variable], values: Sequence[Any], fn: Cal
         tracker.restore_outside(keep)
         for var, val in zip(variables, saved):
             object.__setattr__(var, "_raw", val)
-    return StateRun(out, new_values, written, written_values, tracker.touched)
+    return StateRun(out, new_values, written, written_values, tracker.touched, tracker.created)
 
 
 def call_with_values(variables: Sequence[Variable], values: Sequence[Any],

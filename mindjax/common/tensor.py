@@ -226,6 +226,25 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
     return jnp.asarray(data, dtype=_narrowed(np_dtype))
 
 
+class ShapeOnly:
+    """The value of a shape-only Tensor such as ``Tensor(shape=[None, 3], dtype=ms.float32)``.
+
+    It holds no data: it describes the inputs of a compiled program
+    (``Cell.set_inputs``, ``ms.jit(input_signature=...)``), with ``-1`` for
+    each dynamic dimension, as MindSpore shows them.
+    """
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+        self.shape = shape
+        self.dtype = np.dtype(dtype)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+
 class Tensor:
     """MindSpore's ``Tensor``: a mutable holder of one ``jax.Array``.
 
@@ -259,6 +278,11 @@ class Tensor:
             from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
 
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            if init is None and any(d is None or d == -1 for d in shape):
+                # A dynamic dimension: a description of inputs, holding no data (MindSpore shows -1).
+                object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if d is None else int(d) for d in shape),
+                                                           np_dtype if np_dtype is not None else np.float32))
+                return
             raw = as_array(initializer(init if init is not None else "zeros", shape,
                                        np_dtype if np_dtype is not None else np.float32))
         else:
@@ -461,13 +485,15 @@ class Tensor:
 
     def __repr__(self) -> str:
         raw = self._value
+        if isinstance(raw, ShapeOnly):
+            return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value=<dynamic shape>)"
         if isinstance(raw, jax.core.Tracer):
             return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value=<traced>)"
         return format_tensor(np.asarray(raw), str(to_ms_dtype(raw.dtype)))
 
     def __str__(self) -> str:
         raw = self._value
-        if isinstance(raw, jax.core.Tracer):
+        if isinstance(raw, (jax.core.Tracer, ShapeOnly)):
             return repr(self)
         return str(np.asarray(raw))
 

@@ -24,6 +24,8 @@ class _AccessTracker:
         self.touched: dict[int, "Variable"] = {}
         self.written: dict[int, "Variable"] = {}
         self.originals: dict[int, Any] = {}
+        # Variables built while this tracker was active (a Parameter made inside a traced function).
+        self.created: set[int] = set()
 
     def read(self, var: "Variable") -> None:
         if not var._transient:
@@ -78,6 +80,8 @@ class Variable(Tensor):
     def __init__(self, value: Any = None, factory: Callable[[], Any] | None = None) -> None:
         object.__setattr__(self, "_raw", value)
         object.__setattr__(self, "_factory", factory)
+        for tracker in _TRACKING.stack:
+            tracker.created.add(id(self))
 
     @property
     def _value(self) -> Any:

@@ -91,9 +91,13 @@ class DataSource:
     # -- step by step ----------------------------------------------------------
     def epoch(self) -> Iterator[tuple[Any, ...]]:
         """The batches of one epoch, as tuples (device arrays for a ``mindjax.dataset``)."""
+        return self.steps(self.size())
+
+    def steps(self, count: int) -> Iterator[tuple[Any, ...]]:
+        """The next ``count`` batches of the stream, one at a time, continuing across epochs."""
         if self._device:
             it = self._device_iterator()
-            for _ in range(self.size()):
+            for _ in range(count):
                 try:
                     batch = next(it)
                 except StopIteration:
@@ -101,7 +105,7 @@ class DataSource:
                 yield batch
             return
         stream = self._plain_stream()
-        for _ in range(self.size()):
+        for _ in range(count):
             try:
                 batch = next(stream)
             except StopIteration:

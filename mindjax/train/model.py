@@ -2,10 +2,12 @@
 
 The training step is one jitted pure function over the whole state (see
 :mod:`mindjax.train._step`); the per-step Python is the callback dispatch and
-one call into the compiled program. With ``dataset_sink_mode=True`` a whole
-sink of steps runs in one XLA call (``lax.scan``), ``step_end`` callbacks fire
-once per sink, and the next block of batches is stacked on a background
-thread while the device computes.
+one call into the compiled program. With ``dataset_sink_mode=True``
+``step_end`` callbacks fire once per sink of steps and the host reads the
+results once per sink; on GPU and TPU the sink is one XLA call (``lax.scan``
+over a block of batches stacked on a background thread while the device
+computes), on XLA:CPU, where a scan is slower than separate calls, a loop of
+asynchronous dispatches of the step (see :mod:`mindjax.train._step`).
 
 Unlike MindSpore in PYNATIVE mode, ``Model`` always compiles its steps: the
 numbers are the same and the speed is that of GRAPH mode.
@@ -41,7 +43,7 @@ from mindjax.cells.wrap.cell_wrapper import WithEvalCell, WithLossCell
 from mindjax.common.checks import raise_failed_checks
 from mindjax.train._data import DataSource
 from mindjax.parallel import mesh as _mesh
-from mindjax.train._step import StepProgram
+from mindjax.train._step import StepProgram, sink_loops_on_host
 from mindjax.train.amp import build_train_network
 from mindjax.train.callback.callback import RunContext, _as_callback_list, _CallbackList, _CallbackParams
 from mindjax.train.callback.time_monitor import TimeMonitor
@@ -227,7 +229,10 @@ class Model:
 
     def _train(self, epoch: int, train_dataset: Any, callbacks: Any, sink: bool, sink_size: int,
                initial_epoch: int, valid_infos: Any) -> None:
-        source = DataSource(train_dataset, "Model.train", "train_dataset", sink_size=sink_size if sink else None)
+        # Sinks that stack their batches into blocks (a lax.scan per sink) read them stacked; a sink that
+        # loops on the host reads step by step, as non-sink training does.
+        stacked = sink and not sink_loops_on_host()
+        source = DataSource(train_dataset, "Model.train", "train_dataset", sink_size=sink_size if stacked else None)
         cb = _CallbackParams()
         cb.cur_step_num = 0
         cb.train_network = self._train_network
@@ -319,18 +324,10 @@ class Model:
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)
-            # The source stacks the next blocks in the background while this sink runs.
-            blocks = source.sink(sink_size, more=i + 1 < epoch)
-            cb.cur_step_num += sum(n for _, n in blocks)
-            cb.train_dataset_element = tuple(_last_step(blocks[-1][0]))
-            callbacks.on_train_step_begin(run_context)
-            outputs = None
-            first = cb.cur_step_num - sum(n for _, n in blocks)
-            for stacked, n in blocks:
-                program = self._train_program()
-                outputs = program.run_sink(stacked)
-                self._check_sink(program, i + 1, first, cb.batch_num)
-                first += n
+            if sink_loops_on_host():
+                outputs = self._sink_on_host(source, callbacks, run_context, cb, sink_size, i + 1)
+            else:
+                outputs = self._sink_stacked(source, callbacks, run_context, cb, sink_size, i + 1, i + 1 < epoch)
             self._warn_skipped(i + 1)
             cb.net_outputs = _last_step(outputs)
             callbacks.on_train_step_end(run_context)
@@ -338,6 +335,41 @@ class Model:
             if run_context._stop_requested:
                 break
         callbacks.on_train_end(run_context)
+
+    def _sink_stacked(self, source: DataSource, callbacks: _CallbackList, run_context: RunContext, cb: Any,
+                      sink_size: int, epoch: int, more: bool) -> Any:
+        """One sink as ``lax.scan`` calls over stacked blocks of batches; returns the stacked outputs."""
+        # The source stacks the next blocks in the background while this sink runs.
+        blocks = source.sink(sink_size, more=more)
+        cb.cur_step_num += sum(n for _, n in blocks)
+        cb.train_dataset_element = tuple(_last_step(blocks[-1][0]))
+        callbacks.on_train_step_begin(run_context)
+        outputs = None
+        first = cb.cur_step_num - sum(n for _, n in blocks)
+        for stacked, n in blocks:
+            program = self._train_program()
+            outputs = program.run_sink(stacked)
+            self._check_sink(program, epoch, first, cb.batch_num)
+            first += n
+        return outputs
+
+    def _sink_on_host(self, source: DataSource, callbacks: _CallbackList, run_context: RunContext, cb: Any,
+                      sink_size: int, epoch: int) -> Any:
+        """One sink as a loop of dispatched steps (XLA:CPU); returns the stacked outputs."""
+        count = source.size() if sink_size == -1 else sink_size
+        first = cb.cur_step_num
+        callbacks.on_train_step_begin(run_context)
+        program = self._train_program()
+        segments = program.run_steps(source.steps(count))
+        if not segments:
+            raise ValueError("For 'Model.train', the dataset yielded no batch")
+        cb.train_dataset_element = list(program.last_batch)
+        for outputs, report, n in segments:
+            program.last_report = report
+            self._check_sink(program, epoch, first, cb.batch_num)
+            first += n
+        cb.cur_step_num = first
+        return outputs
 
     @staticmethod
     def _step_text(epoch: int, step: int, batch_num: int) -> str:

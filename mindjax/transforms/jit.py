@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Any, Callable, Sequence, TypeVar
 
 import jax
@@ -44,9 +45,16 @@ T = TypeVar("T")
 class _NewVariables(Exception):
     """A trace touched Variables it was not given; it is retried with them."""
 
-    def __init__(self, found: list[Variable]) -> None:
+    def __init__(self, found: list[Variable], created: set[int]) -> None:
         super().__init__(f"{len(found)} new variables")
         self.found = found
+        self.created = created  # ids of those built during the trace itself
+
+
+# Variables first built inside a trace and then made state (an optimizer creating its moments
+# lazily). If a later trace leaves one untouched while building fresh ones, the function builds
+# a new Variable on every call: those are values local to the program, not state.
+_BORN_IN_TRACE: "weakref.WeakValueDictionary[int, Variable]" = weakref.WeakValueDictionary()
 
 
 def run_over_state(variables: Sequence[Variable], values: Sequence[Any], known: set[int],
@@ -63,8 +71,11 @@ def run_over_state(variables: Sequence[Variable], values: Sequence[Any], known: 
 
     run = run_with_state(variables, values, traced, known)
     unknown = [v for k, v in run.touched.items() if k not in known]
+    if unknown and all(id(v) in run.created for v in unknown) and any(
+            id(v) in _BORN_IN_TRACE and id(v) not in run.touched for v in variables):
+        unknown = []
     if unknown:
-        raise _NewVariables(unknown)
+        raise _NewVariables(unknown, {id(v) for v in unknown if id(v) in run.created})
     return run.out, run.new_values
 
 
@@ -95,6 +106,8 @@ def _add_new_variables(variables: list[Variable], known: set[int], grow: _NewVar
     for var in added:
         known.add(id(var))
         variables.append(var)
+        if id(var) in grow.created:
+            _BORN_IN_TRACE[id(var)] = var
 
 
 class _VariableArg:
@@ -364,6 +377,14 @@ def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any])
 
     Under a JAX transform (traced inputs) the Cell runs inline in the enclosing trace.
     """
+    signature = cell.__dict__.get("_dynamic_inputs")
+    if signature:
+        from mindjax.transforms.dynamic_shape import as_signature, dynamic_program
+
+        if not isinstance(signature, tuple) or not signature or not hasattr(signature[0], "ndim") \
+                or isinstance(signature[0], Tensor):
+            signature = cell.__dict__["_dynamic_inputs"] = as_signature(signature, f"{cell._where()}, set_inputs")
+        return dynamic_program(compiled_for_cell(cell), signature, cell._where())(*args, **kwargs)
     dynamic, key = _split_args(args, kwargs)
     if key[0] is not _POSITIONAL and _is_traced(dynamic, key):
         with context.compiling():  # inside the caller's JAX trace: run inline
@@ -403,9 +424,14 @@ class _JitFunction:
     keeps it in its ``__dict__``. Either way the program goes with the object.
     """
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    def __init__(self, fn: Callable[..., Any], input_signature: Any = None) -> None:
         functools.update_wrapper(self, fn)
         self._fn = fn
+        self._signature: tuple[Any, ...] | None = None
+        if input_signature is not None:
+            from mindjax.transforms.dynamic_shape import as_signature
+
+            self._signature = as_signature(input_signature, f"For '{fn.__qualname__}', input_signature")
         self._compiled: CompiledFunction | None = None
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
@@ -436,14 +462,21 @@ class _JitFunction:
                                         owner=instance)
             if programs is not None:  # an object without a __dict__ compiles on each call
                 programs[self] = compiled
-        return compiled(*args, **kwargs)
+        return self._run(compiled, args, kwargs)
+
+    def _run(self, compiled: CompiledFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._signature is None:
+            return compiled(*args, **kwargs)
+        from mindjax.transforms.dynamic_shape import dynamic_program
+
+        return dynamic_program(compiled, self._signature, f"For '{self._fn.__qualname__}'")(*args, **kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if context.in_compiled() or _has_tracer((args, kwargs)):
             return convert_function(self._fn)(*args, **kwargs)
         if self._compiled is None:
             self._compiled = CompiledFunction(convert_function(self._fn), [RNG_STATE], f"For '{self._fn.__qualname__}'")
-        return self._compiled(*args, **kwargs)
+        return self._run(self._compiled, args, kwargs)
 
 
 def _has_tracer(tree: Any) -> bool:
@@ -464,13 +497,17 @@ def jit(function: Callable[..., Any] | None = None, *, mode: str = "PSJit",
 
     Arguments:
         function: the function to compile.
+        input_signature: a Tensor or a tuple of Tensors describing the inputs;
+            ``Tensor(shape=[None, 3], dtype=ms.float32)`` marks a dynamic
+            dimension, and one trace serves every size of it (see
+            :mod:`mindjax.transforms.dynamic_shape`).
         The remaining arguments are accepted for MindSpore compatibility.
 
     Returns:
         the compiled callable.
     """
     if function is None:
-        return lambda fn: _JitFunction(fn)
+        return lambda fn: _JitFunction(fn, input_signature)
     if not callable(function):
         raise TypeError(f"For 'jit', 'function' must be callable, got {type(function).__name__}")
-    return _JitFunction(function)
+    return _JitFunction(function, input_signature)
