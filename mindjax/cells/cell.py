@@ -148,7 +148,32 @@ class Cell:
                 f"assigning Parameters or Cells")
         return d["_params"], d["_cells"]
 
+    def _check_released(self, name: str, value: Any) -> None:
+        """MindSpore keeps a Parameter or child name set to None: only its own kind may come back.
+
+        Raises:
+            KeyError: a Cell where a Parameter was, or a Parameter where a Cell was.
+            TypeError: any other non-None value there.
+        """
+        kind = self.__dict__.get("_released_names", {}).get(name)
+        if kind is None or value is None:
+            return
+        if kind == "parameter" and isinstance(value, Cell):
+            raise KeyError(f"For 'insert_child_to_cell', the {name} child cell already exists in the network."
+                           f"Cannot insert another child cell with the same name.")
+        if kind == "cell" and isinstance(value, (Parameter, ParameterTuple)):
+            raise KeyError(f"For 'insert_param_to_cell', the {name} parameter already exists in the network."
+                           f"Cannot insert another parameter with the same name.")
+        if kind == "parameter" and not isinstance(value, (Parameter, ParameterTuple)):
+            raise TypeError(f"Parameter '{name}' already exists in network, "
+                            f"can not assign this type: '{type(value)}' as a parameter.")
+        if kind == "cell" and not isinstance(value, Cell):
+            raise TypeError(f"Sub cell '{name}' already exists in network, "
+                            f"can not assign this type: '{type(value)}' as a cell.")
+        del self.__dict__["_released_names"][name]
+
     def __setattr__(self, name: str, value: Any) -> None:
+        self._check_released(name, value)
         if isinstance(value, Parameter):
             params, _ = self._registries()
             if not value._named_by_user:
@@ -176,13 +201,17 @@ class Cell:
             # is an in-place update of that Parameter.
             self._params[name].set_data(value)
         else:
-            if value is None and "_cells" in self.__dict__ and name in self._cells:
-                del self._cells[name]
-                bump_structure_version()
+            if value is None:
+                for kind, registry in (("parameter", "_params"), ("cell", "_cells")):
+                    if name in self.__dict__.get(registry, {}):
+                        del self.__dict__[registry][name]
+                        self.__dict__.setdefault("_released_names", {})[name] = kind
+                        bump_structure_version()
             object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:
         d = self.__dict__
+        d.get("_released_names", {}).pop(name, None)
         if name in d.get("_params", {}):
             del d["_params"][name]
             bump_structure_version()
