@@ -148,6 +148,30 @@ class Cell:
                 f"assigning Parameters or Cells")
         return d["_params"], d["_cells"]
 
+    def _name_tuple_members(self, members: Any) -> None:
+        """MindSpore's names for a ParameterTuple's members: unnamed ones become ``Parameter$N``.
+
+        ``N`` counts from 1 per Cell.
+
+        Raises:
+            ValueError: two different members share a name.
+        """
+        seen_ids: set[int] = set()
+        names: set[str] = set()
+        for p in members:
+            if id(p) in seen_ids:
+                continue
+            seen_ids.add(id(p))
+            if not p._named_by_user:
+                count = self.__dict__.get("_tuple_param_count", 1)
+                p.name = f"Parameter${count}"
+                p.__dict__["_named_by_user"] = True
+                self.__dict__["_tuple_param_count"] = count + 1
+            if p.name in names:
+                raise ValueError(f"The value {members} , its name '{p.name}' already exists. "
+                                 f"Please set a unique name for the parameter.")
+            names.add(p.name)
+
     def _check_released(self, name: str, value: Any) -> None:
         """MindSpore keeps a Parameter or child name set to None: only its own kind may come back.
 
@@ -183,6 +207,7 @@ class Cell:
             bump_structure_version()
         elif isinstance(value, ParameterTuple):
             params, _ = self._registries()
+            self._name_tuple_members(value)
             for p in value:
                 params[p.name] = p
             self.__dict__[name] = value
