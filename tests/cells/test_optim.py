@@ -351,8 +351,10 @@ def test_bad_arguments_raise_naming_optimizer_and_argument(build, error, message
 
 def test_wrong_gradients_raise_naming_the_optimizer():
     opt = nn.Adam(_params())
-    with pytest.raises(ValueError, match=r"For 'Adam', expected 3 gradients \(one per parameter\), got 2"):
+    with pytest.raises(RuntimeError, match=r"For 'Adam', expected 3 gradients \(one per parameter\), got 2"):
         opt([jnp.ones((2, 3)), jnp.ones(3)])
+    with pytest.raises(RuntimeError, match=r"For 'Adam', expected 3 gradients \(one per parameter\), got 1"):
+        opt(jnp.ones((2, 3)))
     with pytest.raises(ValueError, match=r"For 'Adam', the gradient of 'fc.bias' must have shape \(3,\), got \(4,\)"):
         opt([jnp.ones((2, 3)), jnp.ones(4), jnp.ones(3)])
 
@@ -391,3 +393,8 @@ def test_asgd_rprop_adamax_inside_jit_match_their_direct_calls(build):
     _assert_params(jit_params, [p.asnumpy() for p in direct_params])
     for (name, want), (_, have) in zip(direct.parameters_and_names(), compiled.parameters_and_names()):
         np.testing.assert_allclose(have.asnumpy(), want.asnumpy(), rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_base_optimizer_construct_is_not_implemented():
+    with pytest.raises(NotImplementedError, match=r"For 'Optimizer': an optimizer must define construct"):
+        nn.Optimizer(0.5, _params()).construct()
