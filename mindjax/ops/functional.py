@@ -806,7 +806,20 @@ def gather_elements(input: Any, dim: int, index: Any) -> jax.Array:
     x, idx = _arr(input), _arr(index)
     if idx.ndim != x.ndim:
         raise ValueError(f"'index' must have the rank of 'input' ({x.ndim}), got shape {idx.shape}")
-    return jnp.take_along_axis(x, idx, axis=_axis("gather_elements", dim, x.ndim, "dim"))
+    return _gather_along_dim("gather_elements", x, _axis("gather_elements", dim, x.ndim, "dim"), idx)
+
+
+def _gather_along_dim(op: str, x: Any, axis: int, idx: Any) -> Any:
+    """MindSpore's GatherD: ``index`` may be smaller than ``x`` off ``axis``; the output has its shape.
+
+    ``x`` is cut to ``index``'s extent on the other axes (``take_along_axis`` would broadcast instead).
+    """
+    for d, (have, want) in enumerate(zip(x.shape, idx.shape)):
+        if d != axis and want > have:
+            raise ValueError(f"For '{op}', 'index' shape {tuple(idx.shape)} must not exceed the input shape "
+                             f"{tuple(x.shape)} on dims other than {axis}")
+    cut = tuple(_builtin_slice(None) if d == axis else _builtin_slice(0, n) for d, n in enumerate(idx.shape))
+    return jnp.take_along_axis(x[cut], idx, axis=axis)
 
 
 @tensor_op
@@ -2131,7 +2144,16 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
     Returns:
         the loss.
     """
+    for arg, value in (("input", input), ("target", target), ("weight", weight)):
+        if not (arg == "weight" and value is None) and not isinstance(value, (Tensor, jax.Array)):
+            raise TypeError(f"'{arg}' must be a Tensor, got {type(value).__name__}")
+    if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+        raise TypeError(f"'ignore_index' must be an int, got {type(ignore_index).__name__}")
+    if not isinstance(label_smoothing, float):
+        raise TypeError(f"'label_smoothing' must be a float, got {type(label_smoothing).__name__}")
     x = _arr(input)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"'input' must have a floating-point dtype (float16, float32 or float64), got {x.dtype}")
     if x.ndim < 1:
         raise ValueError(f"input must be at least 1-D, got shape {x.shape}")
     if x.ndim == 1:
