@@ -462,7 +462,8 @@ class Cell:
     # -- calling ---------------------------------------------------------------
     def construct(self, *inputs: Any, **kwargs: Any) -> Any:
         """The forward computation; every subclass defines it."""
-        raise TypeError(f"{self._where()}: the Cell defines no construct(self, *inputs)")
+        raise AttributeError(f"{self._where()}, the method 'construct' is not defined: the Cell defines no "
+                             f"construct(self, *inputs)")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if context._MODE[0] == context.GRAPH_MODE and not context._IN_COMPILED[0] \

@@ -153,7 +153,7 @@ def test_missing_super_init_is_explained():
 
 
 def test_cell_without_construct_names_the_cell():
-    with pytest.raises(TypeError, match="defines no construct"):
+    with pytest.raises(AttributeError, match="For 'Cell', the method 'construct' is not defined"):
         nn.Cell()(1)
 
 
