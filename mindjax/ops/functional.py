@@ -2295,27 +2295,51 @@ def rank(input_x: Any) -> int:
 
 @tensor_op
 def assign(variable: Any, value: Any) -> jax.Array:
-    """Write ``value`` into the Parameter ``variable`` (cast to its dtype) and return the new value.
+    """Write ``value`` into ``variable`` in place and return the new value.
+
+    As in MindSpore, the variable's dtype never changes: a Tensor ``value`` whose
+    dtype would promote it (an int8 Parameter and a uint8 value promote to int16)
+    is a TypeError; one that promotes to the variable's own dtype is cast to it.
+    Arrays and Python numbers are cast.
 
     Arguments:
-        variable: a :class:`~mindjax.Parameter`.
-        value: an array broadcastable to the Parameter's shape.
+        variable: a :class:`~mindjax.Parameter`, or a Tensor (MindSpore's Tensors are mutable too).
+        value: an array broadcastable to the variable's shape.
 
     Returns:
-        the Parameter's new value.
+        the variable's new value.
+
+    Raises:
+        TypeError: ``variable`` is neither, or the dtypes need a conversion of the variable.
     """
-    if not isinstance(variable, Variable) or not hasattr(variable, "set_data"):
+    if not isinstance(variable, Tensor):
         raise TypeError(f"For 'assign', 'variable' must be a Parameter, got {type(variable).__name__}")
     old = variable._value
     new = _arr(value)
+    if isinstance(value, Tensor) and new.dtype != old.dtype:
+        promoted = jnp.promote_types(old.dtype, new.dtype)
+        if promoted != old.dtype:
+            raise TypeError(f"For 'assign': Data type conversion is not supported for a 'Parameter', nor for the "
+                            f"input tensor of an in-place operator, so data type {_ms_dtype_name(old.dtype)}, "
+                            f"which cannot be converted to data type {_ms_dtype_name(promoted)} automatically.")
     if new.shape != old.shape:
         try:
             new = jnp.broadcast_to(new, old.shape)
         except ValueError as exc:
             raise ValueError(f"For 'assign', 'value' shape {new.shape} does not fit the Parameter "
-                             f"'{variable.name}' of shape {old.shape}") from exc
-    variable.set_data(new)
+                             f"'{getattr(variable, 'name', 'Tensor')}' of shape {old.shape}") from exc
+    if isinstance(variable, Variable) and hasattr(variable, "set_data"):
+        variable.set_data(new)
+    else:
+        variable.assign_value(new)
     return variable._value
+
+
+def _ms_dtype_name(dtype: Any) -> str:
+    """MindSpore's name of a dtype (``Int8``, ``Float32``)."""
+    from mindjax.common.dtype import to_ms_dtype
+
+    return str(to_ms_dtype(dtype))
 
 
 @tensor_op

@@ -266,6 +266,20 @@ def test_assign_writes_the_parameter_and_returns_the_new_value():
     assert ops.depend(out, ops.assign(p, out * 2)) is out
 
 
+def test_assign_never_changes_the_variable_dtype_as_mindspore():
+    p = ms.Parameter(ms.Tensor(np.zeros((), np.float32)), name="p", requires_grad=False)
+    ops.assign(p, ms.Tensor(3, ms.uint8))  # uint8 promotes to float32: cast
+    assert p.dtype == jnp.float32 and float(p.asnumpy()) == 3.0
+    with pytest.raises(TypeError, match=r"For 'assign': Data type conversion is not supported for a 'Parameter'.* "
+                                        r"data type Float32, which cannot be converted to data type Float64"):
+        ops.assign(p, ms.Tensor(np.ones((), np.float64)))
+    small = ms.Tensor(2, ms.int8)
+    with pytest.raises(TypeError, match=r"data type Int8, which cannot be converted to data type Int16"):
+        ops.assign(small, ms.Tensor(3, ms.uint8))
+    ops.assign(small, ms.Tensor(5, ms.int8))  # a plain Tensor is mutable, as in MindSpore
+    assert int(small.asnumpy()) == 5 and small.dtype == jnp.int8
+
+
 def test_assign_inside_ms_jit_writes_back():
     p = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="p")
 
