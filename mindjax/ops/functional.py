@@ -67,6 +67,8 @@ __all__ = [
     "smooth_l1_loss",
     # introspection and side effects
     "size", "shape", "rank", "numel", "assign", "depend", "print_",
+    # Python sequences in graphs (MindSpore's MakeTuple/TupleGetItem ...; plain Python here)
+    "make_tuple", "tuple_getitem", "make_list", "list_getitem", "tuple_setitem", "list_setitem", "dict_getitem",
 ]
 
 _builtin_max = max
@@ -2340,6 +2342,56 @@ def _ms_dtype_name(dtype: Any) -> str:
     from mindjax.common.dtype import to_ms_dtype
 
     return str(to_ms_dtype(dtype))
+
+
+def make_tuple(*elements: Any) -> tuple[Any, ...]:
+    """MindSpore's ``MakeTuple``: the tuple of ``elements`` (traced code keeps Python tuples)."""
+    return tuple(elements)
+
+
+def make_list(*elements: Any) -> list[Any]:
+    """MindSpore's ``make_list``: the list of ``elements``."""
+    return list(elements)
+
+
+def _sequence_index(op: str, data: Any, index: Any) -> int:
+    if not isinstance(data, (tuple, list)):
+        raise TypeError(f"For '{op}', 'data' must be a tuple or list, got {type(data).__name__}")
+    if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
+        raise TypeError(f"For '{op}', 'index' must be an int, got {type(index).__name__}")
+    n = len(data)
+    if not -n <= index < n:
+        raise IndexError(f"For '{op}', 'index' should be in range[{-n}, {n}), but got {index}.")
+    return int(index)
+
+
+def tuple_getitem(data: Sequence[Any], index: int) -> Any:
+    """MindSpore's ``TupleGetItem``: ``data[index]`` with a range check that names the op."""
+    return data[_sequence_index("TupleGetItem", data, index)]
+
+
+def list_getitem(data: Sequence[Any], index: int) -> Any:
+    """MindSpore's ``list_getitem``: ``data[index]``."""
+    return data[_sequence_index("list_getitem", data, index)]
+
+
+def tuple_setitem(data: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """MindSpore's ``tuple_setitem``: a new tuple with ``value`` at ``index``."""
+    i = _sequence_index("tuple_setitem", data, index) % len(data)
+    return tuple(data[:i]) + (value,) + tuple(data[i + 1:])
+
+
+def list_setitem(data: list[Any], index: int, value: Any) -> list[Any]:
+    """MindSpore's ``list_setitem``: a new list with ``value`` at ``index``."""
+    i = _sequence_index("list_setitem", data, index) % len(data)
+    return list(data[:i]) + [value] + list(data[i + 1:])
+
+
+def dict_getitem(data: dict[Any, Any], key: Any) -> Any:
+    """MindSpore's ``dict_getitem``: ``data[key]``."""
+    if not isinstance(data, dict):
+        raise TypeError(f"For 'dict_getitem', 'data' must be a dict, got {type(data).__name__}")
+    return data[key]
 
 
 @tensor_op

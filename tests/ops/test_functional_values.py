@@ -306,3 +306,14 @@ def test_gather_d_with_a_smaller_index_reads_the_leading_rows_as_mindspore():
     assert ops.gather_elements(x, 0, ms.Tensor(np.array([[2]], np.int32))).asnumpy().tolist() == [[4.0]]
     with pytest.raises(ValueError, match=r"For 'gather_d', 'index' shape \(4, 1\) must not exceed the input shape"):
         ops.gather_d(x, 1, ms.Tensor(np.zeros((4, 1), np.int32)))
+
+
+def test_graph_sequence_helpers_build_and_index_python_sequences():
+    from mindjax.ops import functional as F
+
+    pair = F.make_tuple(1, "a")
+    assert pair == (1, "a") and F.tuple_getitem(pair, -1) == "a"
+    assert F.tuple_setitem(pair, 0, 5) == (5, "a") and F.list_setitem([1, 2], 1, 3) == [1, 3]
+    assert F.make_list(1, 2) == [1, 2] and F.list_getitem([1, 2], 0) == 1 and F.dict_getitem({"k": 2}, "k") == 2
+    with pytest.raises(IndexError, match=r"For 'TupleGetItem', 'index' should be in range\[-2, 2\), but got 5"):
+        F.tuple_getitem(pair, 5)
