@@ -338,3 +338,17 @@ def test_o1_policy_of_a_running_network_does_not_reach_other_threads():
     net.block = amp.auto_mixed_precision(_Spy(), "O1")
     net.block(ms.Tensor(_X))
     np.testing.assert_allclose(seen[0], _X @ _W, rtol=1e-6)
+
+
+def test_all_finite_returns_a_tensor_for_tensors_also_inside_ms_jit():
+    import numpy as np
+    import mindjax as ms
+    from mindjax import amp
+
+    @ms.jit
+    def finite(x):
+        return amp.all_finite((x, x * 2))
+
+    assert isinstance(amp.all_finite((ms.Tensor(np.ones(2, np.float32)),)), ms.Tensor)
+    out = finite(ms.Tensor(np.array([1.0, np.inf], np.float32)))
+    assert isinstance(out, ms.Tensor) and out.asnumpy().tolist() is False
