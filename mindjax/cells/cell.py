@@ -180,7 +180,56 @@ class Cell:
                 f"assigning Parameters or Cells")
         return d["_params"], d["_cells"]
 
+    def _name_tuple_members(self, members: Any) -> None:
+        """MindSpore's names for a ParameterTuple's members: unnamed ones become ``Parameter$N``.
+
+        ``N`` counts from 1 per Cell.
+
+        Raises:
+            ValueError: two different members share a name.
+        """
+        seen_ids: set[int] = set()
+        names: set[str] = set()
+        for p in members:
+            if id(p) in seen_ids:
+                continue
+            seen_ids.add(id(p))
+            if not p._named_by_user:
+                count = self.__dict__.get("_tuple_param_count", 1)
+                p.name = f"Parameter${count}"
+                p.__dict__["_named_by_user"] = True
+                self.__dict__["_tuple_param_count"] = count + 1
+            if p.name in names:
+                raise ValueError(f"The value {members} , its name '{p.name}' already exists. "
+                                 f"Please set a unique name for the parameter.")
+            names.add(p.name)
+
+    def _check_released(self, name: str, value: Any) -> None:
+        """MindSpore keeps a Parameter or child name set to None: only its own kind may come back.
+
+        Raises:
+            KeyError: a Cell where a Parameter was, or a Parameter where a Cell was.
+            TypeError: any other non-None value there.
+        """
+        kind = self.__dict__.get("_released_names", {}).get(name)
+        if kind is None or value is None:
+            return
+        if kind == "parameter" and isinstance(value, Cell):
+            raise KeyError(f"For 'insert_child_to_cell', the {name} child cell already exists in the network."
+                           f"Cannot insert another child cell with the same name.")
+        if kind == "cell" and isinstance(value, (Parameter, ParameterTuple)):
+            raise KeyError(f"For 'insert_param_to_cell', the {name} parameter already exists in the network."
+                           f"Cannot insert another parameter with the same name.")
+        if kind == "parameter" and not isinstance(value, (Parameter, ParameterTuple)):
+            raise TypeError(f"Parameter '{name}' already exists in network, "
+                            f"can not assign this type: '{type(value)}' as a parameter.")
+        if kind == "cell" and not isinstance(value, Cell):
+            raise TypeError(f"Sub cell '{name}' already exists in network, "
+                            f"can not assign this type: '{type(value)}' as a cell.")
+        del self.__dict__["_released_names"][name]
+
     def __setattr__(self, name: str, value: Any) -> None:
+        self._check_released(name, value)
         if isinstance(value, Parameter):
             params, _ = self._registries()
             if not value._named_by_user:
@@ -190,6 +239,7 @@ class Cell:
             bump_structure_version()
         elif isinstance(value, ParameterTuple):
             params, _ = self._registries()
+            self._name_tuple_members(value)
             for p in value:
                 params[p.name] = p
             self.__dict__[name] = value
@@ -208,13 +258,17 @@ class Cell:
             # is an in-place update of that Parameter.
             self._params[name].set_data(value)
         else:
-            if value is None and "_cells" in self.__dict__ and name in self._cells:
-                del self._cells[name]
-                bump_structure_version()
+            if value is None:
+                for kind, registry in (("parameter", "_params"), ("cell", "_cells")):
+                    if name in self.__dict__.get(registry, {}):
+                        del self.__dict__[registry][name]
+                        self.__dict__.setdefault("_released_names", {})[name] = kind
+                        bump_structure_version()
             object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:
         d = self.__dict__
+        d.get("_released_names", {}).pop(name, None)
         if name in d.get("_params", {}):
             del d["_params"][name]
             bump_structure_version()
@@ -445,7 +499,8 @@ class Cell:
     # -- calling ---------------------------------------------------------------
     def construct(self, *inputs: Any, **kwargs: Any) -> Any:
         """The forward computation; every subclass defines it."""
-        raise TypeError(f"{self._where()}: the Cell defines no construct(self, *inputs)")
+        raise AttributeError(f"{self._where()}, the method 'construct' is not defined: the Cell defines no "
+                             f"construct(self, *inputs)")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if context._MODE[0] == context.GRAPH_MODE and not context.in_compiled():

@@ -54,7 +54,8 @@ class _CellSequence(Cell):
 
     def __setitem__(self, index: int, cell: Cell) -> None:
         _check_cell(type(self).__name__, index, cell)
-        setattr(self, str(self._index(index)), cell)
+        # The child keeps its key (an OrderedDict-built SequentialCell names them itself).
+        setattr(self, list(self._cells)[self._index(index)], cell)
 
     def __delitem__(self, index: Any) -> None:
         items = self._items()
@@ -127,3 +128,19 @@ class CellList(_CellSequence):
         for i, cell in enumerate(args or []):
             _check_cell("CellList", i, cell)
             setattr(self, str(i), cell)
+
+    def extend(self, cells: list[Cell]) -> "CellList":
+        """Add each of ``cells`` (a list) at the end.
+
+        Raises:
+            TypeError: ``cells`` is not a list, or holds something that is not a Cell.
+        """
+        if not isinstance(cells, list):
+            raise TypeError(f"For 'CellList', the new cells wanted to append should be instance of list, "
+                            f"but got {type(cells).__name__}.")
+        super().extend(cells)
+        return self
+
+    def __iadd__(self, cells: list[Cell]) -> "CellList":
+        """``cell_list += [cells]``: :meth:`extend` in place."""
+        return self.extend(cells)

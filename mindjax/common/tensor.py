@@ -655,11 +655,31 @@ def _true_divide(a: Any, b: Any) -> Any:
 _OPERANDS = (Tensor, jax.Array, np.ndarray, np.generic, int, float, complex, bool, list, tuple)
 
 
-def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: bool = False) -> Any:
+# Built-in types that are never operands: MindSpore fails at once with its signature error
+# (other objects get NotImplemented, so that their own reflected methods can answer).
+_NON_OPERANDS = (str, bytes, dict, set, frozenset, type(None))
+_PRIMITIVE_NAMES = {"add": "Add", "sub": "Sub", "mul": "Mul", "truediv": "Div", "floordiv": "FloorDiv",
+                    "mod": "FloorMod", "pow": "Pow", "matmul": "MatMul", "and": "BitwiseAnd",
+                    "or": "BitwiseOr", "xor": "BitwiseXor", "lshift": "LeftShift", "rshift": "RightShift"}
+
+
+def _operand_type_error(op: str, other: Any, reflected: bool) -> TypeError:
+    """MindSpore's "Failed calling Add with ..." error for a Tensor and a non-number operand."""
+    prim = _PRIMITIVE_NAMES[op]
+    kind = "string" if isinstance(other, str) else str(type(other))
+    inputs = f"input={kind}, other=Tensor" if reflected else f"input=Tensor, other={kind}"
+    return TypeError(f'Failed calling {prim} with "{prim}()({inputs})".\nThe valid calling should be: \n'
+                     f'"{prim}()(input=<Number, Tensor>, other=<Number, Tensor>)".')
+
+
+def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: bool = False,
+            op: str = "") -> Any:
     def method(self: Tensor, other: Any) -> Any:
         if compare and other is None:
             return fn is jnp.not_equal
         if not isinstance(other, _OPERANDS):
+            if op and isinstance(other, _NON_OPERANDS):
+                raise _operand_type_error(op, other, reflected)
             return NotImplemented  # let the other operand's reflected method answer
         a, b = self._value, _operand(other)
         if reflected:
@@ -669,10 +689,12 @@ def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: boo
     return method
 
 
-def _inplace(fn: Callable[[Any, Any], Any]) -> Any:
+def _inplace(fn: Callable[[Any, Any], Any], op: str) -> Any:
     # MindSpore's ``a += b`` rebinds ``a`` to a new Tensor; aliases keep the old value.
     def method(self: Tensor, other: Any) -> Any:
         if not isinstance(other, _OPERANDS):
+            if isinstance(other, _NON_OPERANDS):
+                raise _operand_type_error(op, other, False)
             return NotImplemented
         a, b = _promote(self._value, _operand(other))
         return _out(fn(a, b))
@@ -684,9 +706,9 @@ for _name, _fn in (("add", jnp.add), ("sub", jnp.subtract), ("mul", jnp.multiply
                    ("matmul", jnp.matmul), ("and", jnp.bitwise_and), ("or", jnp.bitwise_or),
                    ("xor", jnp.bitwise_xor), ("lshift", jnp.left_shift), ("rshift", jnp.right_shift),
                    ("truediv", _true_divide)):
-    setattr(Tensor, f"__{_name}__", _binary(_fn))
-    setattr(Tensor, f"__r{_name}__", _binary(_fn, reflected=True))
-    setattr(Tensor, f"__i{_name}__", _inplace(_fn))
+    setattr(Tensor, f"__{_name}__", _binary(_fn, op=_name))
+    setattr(Tensor, f"__r{_name}__", _binary(_fn, reflected=True, op=_name))
+    setattr(Tensor, f"__i{_name}__", _inplace(_fn, _name))
 for _name, _fn in (("lt", jnp.less), ("le", jnp.less_equal), ("gt", jnp.greater),
                    ("ge", jnp.greater_equal), ("eq", jnp.equal), ("ne", jnp.not_equal)):
     setattr(Tensor, f"__{_name}__", _binary(_fn, compare=True))

@@ -67,6 +67,8 @@ __all__ = [
     "smooth_l1_loss",
     # introspection and side effects
     "size", "shape", "rank", "numel", "assign", "depend", "print_",
+    # Python sequences in graphs (MindSpore's MakeTuple/TupleGetItem ...; plain Python here)
+    "make_tuple", "tuple_getitem", "make_list", "list_getitem", "tuple_setitem", "list_setitem", "dict_getitem",
 ]
 
 _builtin_max = max
@@ -786,7 +788,20 @@ def gather_elements(input: Any, dim: int, index: Any) -> jax.Array:
     x, idx = _arr(input), _arr(index)
     if idx.ndim != x.ndim:
         raise ValueError(f"'index' must have the rank of 'input' ({x.ndim}), got shape {idx.shape}")
-    return jnp.take_along_axis(x, idx, axis=_axis("gather_elements", dim, x.ndim, "dim"))
+    return _gather_along_dim("gather_elements", x, _axis("gather_elements", dim, x.ndim, "dim"), idx)
+
+
+def _gather_along_dim(op: str, x: Any, axis: int, idx: Any) -> Any:
+    """MindSpore's GatherD: ``index`` may be smaller than ``x`` off ``axis``; the output has its shape.
+
+    ``x`` is cut to ``index``'s extent on the other axes (``take_along_axis`` would broadcast instead).
+    """
+    for d, (have, want) in enumerate(zip(x.shape, idx.shape)):
+        if d != axis and want > have:
+            raise ValueError(f"For '{op}', 'index' shape {tuple(idx.shape)} must not exceed the input shape "
+                             f"{tuple(x.shape)} on dims other than {axis}")
+    cut = tuple(_builtin_slice(None) if d == axis else _builtin_slice(0, n) for d, n in enumerate(idx.shape))
+    return jnp.take_along_axis(x[cut], idx, axis=axis)
 
 
 @tensor_op
@@ -2111,7 +2126,16 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
     Returns:
         the loss.
     """
+    for arg, value in (("input", input), ("target", target), ("weight", weight)):
+        if not (arg == "weight" and value is None) and not isinstance(value, (Tensor, jax.Array)):
+            raise TypeError(f"'{arg}' must be a Tensor, got {type(value).__name__}")
+    if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+        raise TypeError(f"'ignore_index' must be an int, got {type(ignore_index).__name__}")
+    if not isinstance(label_smoothing, float):
+        raise TypeError(f"'label_smoothing' must be a float, got {type(label_smoothing).__name__}")
     x = _arr(input)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"'input' must have a floating-point dtype (float16, float32 or float64), got {x.dtype}")
     if x.ndim < 1:
         raise ValueError(f"input must be at least 1-D, got shape {x.shape}")
     if x.ndim == 1:
@@ -2253,27 +2277,101 @@ def rank(input_x: Any) -> int:
 
 @tensor_op
 def assign(variable: Any, value: Any) -> jax.Array:
-    """Write ``value`` into the Parameter ``variable`` (cast to its dtype) and return the new value.
+    """Write ``value`` into ``variable`` in place and return the new value.
+
+    As in MindSpore, the variable's dtype never changes: a Tensor ``value`` whose
+    dtype would promote it (an int8 Parameter and a uint8 value promote to int16)
+    is a TypeError; one that promotes to the variable's own dtype is cast to it.
+    Arrays and Python numbers are cast.
 
     Arguments:
-        variable: a :class:`~mindjax.Parameter`.
-        value: an array broadcastable to the Parameter's shape.
+        variable: a :class:`~mindjax.Parameter`, or a Tensor (MindSpore's Tensors are mutable too).
+        value: an array broadcastable to the variable's shape.
 
     Returns:
-        the Parameter's new value.
+        the variable's new value.
+
+    Raises:
+        TypeError: ``variable`` is neither, or the dtypes need a conversion of the variable.
     """
-    if not isinstance(variable, Variable) or not hasattr(variable, "set_data"):
+    if not isinstance(variable, Tensor):
         raise TypeError(f"For 'assign', 'variable' must be a Parameter, got {type(variable).__name__}")
     old = variable._value
     new = _arr(value)
+    if isinstance(value, Tensor) and new.dtype != old.dtype:
+        promoted = jnp.promote_types(old.dtype, new.dtype)
+        if promoted != old.dtype:
+            raise TypeError(f"For 'assign': Data type conversion is not supported for a 'Parameter', nor for the "
+                            f"input tensor of an in-place operator, so data type {_ms_dtype_name(old.dtype)}, "
+                            f"which cannot be converted to data type {_ms_dtype_name(promoted)} automatically.")
     if new.shape != old.shape:
         try:
             new = jnp.broadcast_to(new, old.shape)
         except ValueError as exc:
             raise ValueError(f"For 'assign', 'value' shape {new.shape} does not fit the Parameter "
-                             f"'{variable.name}' of shape {old.shape}") from exc
-    variable.set_data(new)
+                             f"'{getattr(variable, 'name', 'Tensor')}' of shape {old.shape}") from exc
+    if isinstance(variable, Variable) and hasattr(variable, "set_data"):
+        variable.set_data(new)
+    else:
+        variable.assign_value(new)
     return variable._value
+
+
+def _ms_dtype_name(dtype: Any) -> str:
+    """MindSpore's name of a dtype (``Int8``, ``Float32``)."""
+    from mindjax.common.dtype import to_ms_dtype
+
+    return str(to_ms_dtype(dtype))
+
+
+def make_tuple(*elements: Any) -> tuple[Any, ...]:
+    """MindSpore's ``MakeTuple``: the tuple of ``elements`` (traced code keeps Python tuples)."""
+    return tuple(elements)
+
+
+def make_list(*elements: Any) -> list[Any]:
+    """MindSpore's ``make_list``: the list of ``elements``."""
+    return list(elements)
+
+
+def _sequence_index(op: str, data: Any, index: Any) -> int:
+    if not isinstance(data, (tuple, list)):
+        raise TypeError(f"For '{op}', 'data' must be a tuple or list, got {type(data).__name__}")
+    if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
+        raise TypeError(f"For '{op}', 'index' must be an int, got {type(index).__name__}")
+    n = len(data)
+    if not -n <= index < n:
+        raise IndexError(f"For '{op}', 'index' should be in range[{-n}, {n}), but got {index}.")
+    return int(index)
+
+
+def tuple_getitem(data: Sequence[Any], index: int) -> Any:
+    """MindSpore's ``TupleGetItem``: ``data[index]`` with a range check that names the op."""
+    return data[_sequence_index("TupleGetItem", data, index)]
+
+
+def list_getitem(data: Sequence[Any], index: int) -> Any:
+    """MindSpore's ``list_getitem``: ``data[index]``."""
+    return data[_sequence_index("list_getitem", data, index)]
+
+
+def tuple_setitem(data: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """MindSpore's ``tuple_setitem``: a new tuple with ``value`` at ``index``."""
+    i = _sequence_index("tuple_setitem", data, index) % len(data)
+    return tuple(data[:i]) + (value,) + tuple(data[i + 1:])
+
+
+def list_setitem(data: list[Any], index: int, value: Any) -> list[Any]:
+    """MindSpore's ``list_setitem``: a new list with ``value`` at ``index``."""
+    i = _sequence_index("list_setitem", data, index) % len(data)
+    return list(data[:i]) + [value] + list(data[i + 1:])
+
+
+def dict_getitem(data: dict[Any, Any], key: Any) -> Any:
+    """MindSpore's ``dict_getitem``: ``data[key]``."""
+    if not isinstance(data, dict):
+        raise TypeError(f"For 'dict_getitem', 'data' must be a dict, got {type(data).__name__}")
+    return data[key]
 
 
 @tensor_op

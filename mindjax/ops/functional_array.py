@@ -25,7 +25,7 @@ import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
-from mindjax.ops.functional import _arr, _axis, _default_int, _named
+from mindjax.ops.functional import _arr, _axis, _default_int, _gather_along_dim, _named
 
 __all__ = [
     "tril", "triu", "flip", "roll", "argsort", "unique", "nonzero", "masked_select", "narrow", "slice",
@@ -365,7 +365,7 @@ def gather_d(x: Any, dim: int, index: Any) -> jax.Array:
     a, idx = _arr(x), _int_array("gather_d", index, "index")
     if idx.ndim != a.ndim:
         raise ValueError(f"'index' must have the rank of 'x' ({a.ndim}), got shape {idx.shape}")
-    return jnp.take_along_axis(a, idx, axis=_axis("gather_d", dim, a.ndim, "dim"))
+    return _gather_along_dim("gather_d", a, _axis("gather_d", dim, a.ndim, "dim"), idx)
 
 
 @tensor_op

@@ -365,9 +365,29 @@ class Softmax(Primitive):
     """Softmax along ``axis``.
 
     Arguments:
-        axis: an int or a tuple with one int.
+        axis: an int or a tuple of ints; kept as a tuple (``Softmax(1).axis == (1,)``,
+            as in MindSpore).
 
     Call: ``Softmax(axis)(input)`` -> array.
+    """
+
+    def __init__(self, axis: Any = -1) -> None:
+        super().__init__()
+        axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+        if not axes:
+            raise ValueError(f"For '{self.name}', 'axis' must be an int or a non-empty tuple of ints, got {axis!r}")
+        _record(self, axis=tuple(_check_int(self.name, "axis", a) for a in axes))
+
+    def __call__(self, input: Any) -> jax.Array:
+        x = _arr(input)
+        axes = tuple(F._axis(self.name, a, x.ndim) for a in self.axis)
+        return jax.nn.softmax(x, axis=axes)
+
+
+class LogSoftmax(Primitive):
+    """Log-softmax along ``axis`` (an int, or a tuple with one int).
+
+    Call: ``LogSoftmax(axis)(logits)`` -> array.
     """
 
     def __init__(self, axis: Any = -1) -> None:
@@ -377,17 +397,6 @@ class Softmax(Primitive):
                 raise ValueError(f"For '{self.name}', 'axis' must be an int or a 1-tuple, got {axis!r}")
             axis = axis[0]
         _record(self, axis=_check_int(self.name, "axis", axis))
-
-    def __call__(self, input: Any) -> jax.Array:
-        x = _arr(input)
-        return jax.nn.softmax(x, axis=F._axis(self.name, self.axis, x.ndim))
-
-
-class LogSoftmax(Softmax):
-    """Log-softmax along ``axis``.
-
-    Call: ``LogSoftmax(axis)(logits)`` -> array.
-    """
 
     def __call__(self, logits: Any) -> jax.Array:
         x = _arr(logits)
@@ -887,7 +896,7 @@ class Conv2D(Primitive):
         pad: with ``'pad'``: an int or ``(top, bottom, left, right)``.
         stride, dilation: an int, a pair or a 4-tuple ``(1, 1, h, w)``.
         group: the number of channel groups.
-        data_format: only ``'NCHW'``.
+        data_format: ``'NCHW'`` (weight ``OIHW``) or ``'NHWC'`` (weight ``OHWI``).
 
     Call: ``Conv2D(out_channel, kernel_size)(x, weight)`` -> array.
     """
@@ -899,8 +908,8 @@ class Conv2D(Primitive):
         super().__init__()
         if pad_mode not in ("valid", "same", "pad"):
             raise ValueError(f"For 'Conv2D', 'pad_mode' must be one of 'valid', 'same', 'pad', got {pad_mode!r}")
-        if data_format != "NCHW":
-            raise ValueError(f"For 'Conv2D', only data_format 'NCHW' is supported, got {data_format!r}")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For 'Conv2D', 'data_format' must be 'NCHW' or 'NHWC', got {data_format!r}")
         _record(self, out_channel=_check_int(self.name, "out_channel", out_channel),
                 kernel_size=F._pair(self.name, "kernel_size", kernel_size), mode=mode, pad_mode=pad_mode,
                 pad=F._pair(self.name, "pad", pad, allow_four=True), stride=F._pair(self.name, "stride", stride, True),
@@ -909,9 +918,16 @@ class Conv2D(Primitive):
 
     def __call__(self, x: Any, weight: Any) -> jax.Array:
         a, w = _arr(x), _arr(weight)
-        if w.ndim == 4 and (w.shape[0] != self.out_channel or tuple(w.shape[2:]) != self.kernel_size):
+        nhwc = self.data_format == "NHWC"
+        kernel = tuple(w.shape[1:3] if nhwc else w.shape[2:])
+        if w.ndim == 4 and (w.shape[0] != self.out_channel or kernel != self.kernel_size):
             raise ValueError(f"For 'Conv2D', weight shape {w.shape} does not match out_channel="
                              f"{self.out_channel} and kernel_size={self.kernel_size}")
+        if nhwc and a.ndim == 4 and w.ndim == 4:
+            # Computed in NCHW/OIHW; XLA picks the layout either way.
+            out = F._conv(self.name, jnp.transpose(a, (0, 3, 1, 2)), jnp.transpose(w, (0, 3, 1, 2)), self.stride,
+                          self.pad_mode, self.pad, self.dilation, self.group, True)
+            return jnp.transpose(out, (0, 2, 3, 1))
         return F._conv(self.name, a, w, self.stride, self.pad_mode, self.pad, self.dilation, self.group, True)
 
 

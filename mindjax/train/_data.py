@@ -64,6 +64,8 @@ class DataSource:
         self._size: int | None = None
         # Device-iterator path.
         self._iterator: Any = None
+        # Rows of the current epoch the device iterator had passed when it was created (set_init_step).
+        self._entered_at = 0
         self._pending_state: dict[str, Any] | None = None
         # A stacked block partly used by the last sink: [arrays, steps, used, state before it].
         self._carry: list[Any] | None = None
@@ -91,12 +93,17 @@ class DataSource:
     # -- step by step ----------------------------------------------------------
     def epoch(self) -> Iterator[tuple[Any, ...]]:
         """The batches of one epoch, as tuples (device arrays for a ``mindjax.dataset``)."""
-        return self.steps(self.size())
+        return self.steps(self.size(), whole_epoch=True)
 
-    def steps(self, count: int) -> Iterator[tuple[Any, ...]]:
-        """The next ``count`` batches of the stream, one at a time, continuing across epochs."""
+    def steps(self, count: int, whole_epoch: bool = False) -> Iterator[tuple[Any, ...]]:
+        """The next ``count`` batches of the stream, one at a time, continuing across epochs
+        (``whole_epoch``: the rest of the current epoch, which ``set_init_step`` may have entered part-way)."""
         if self._device:
             it = self._device_iterator()
+            if whole_epoch:
+                # After dataset.set_init_step the first epoch is entered part-way and ends at its own end.
+                entered, self._entered_at = self._entered_at, 0
+                count -= entered
             for _ in range(count):
                 try:
                     batch = next(it)
@@ -228,6 +235,8 @@ class DataSource:
             # A sink block can be a whole epoch: hold one ahead on the device, not two.
             self._iterator = self.dataset.device_iterator(stack=stack, num_epochs=self._num_epochs,
                                                           device_prefetch=2 if stack is None else 1)
+            position = getattr(self.dataset, "_init_position", None)
+            self._entered_at = position()[1] if position is not None and self.size() > 0 else 0
             if self._pending_state is not None:
                 state, self._pending_state = self._pending_state, None
                 self._apply(state)

@@ -41,7 +41,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from mindjax.common.tensor import Tensor
+from mindjax.common.tensor import Tensor, tensor_op
 from mindjax import cells as _cells
 from mindjax import ops as _ops
 from mindjax.cells.cell import Cell, set_precision_policy
@@ -411,6 +411,7 @@ def build_train_network(network: Cell, optimizer: Cell, loss_fn: Any = None, lev
     return TrainOneStepCell(network, optimizer).set_train()
 
 
+@tensor_op
 def all_finite(inputs: Any) -> Any:
     """A scalar bool Tensor: whether every element of every Tensor in ``inputs`` is finite."""
     return _all_finite(inputs)

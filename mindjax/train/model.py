@@ -35,7 +35,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from mindjax.common.tensor import Tensor
+from mindjax.common.tensor import Tensor, wrap
 from mindjax import context
 from mindjax.cells.cell import Cell
 from mindjax.cells.state import structure_version
@@ -294,7 +294,8 @@ class Model:
                 cb["train_dataset_element"] = list(batch)
                 step_begin(run_context)
                 program = program_for()
-                cb["net_outputs"] = program(batch)
+                # Tensors, as MindSpore's callbacks see them (loss.asnumpy()); wrapping does not sync.
+                cb["net_outputs"] = wrap(program(batch))
                 # The flags are read a block of steps at a time: one host round trip per block. A failed
                 # step halts the updates on the device at once, so the weights stay those before it.
                 pending.append((program, program.last_report, i + 1, cb.cur_step_num, cb.batch_num))
@@ -329,7 +330,7 @@ class Model:
             else:
                 outputs = self._sink_stacked(source, callbacks, run_context, cb, sink_size, i + 1, i + 1 < epoch)
             self._warn_skipped(i + 1)
-            cb.net_outputs = _last_step(outputs)
+            cb.net_outputs = wrap(_last_step(outputs))
             callbacks.on_train_step_end(run_context)
             self._finish_epoch(run_context, callbacks, cb, valid_infos)
             if run_context._stop_requested:

@@ -37,6 +37,8 @@ Example:
 """
 from __future__ import annotations
 
+import functools
+import types
 from typing import Any, Callable, Iterable, Sequence
 
 import jax
@@ -253,6 +255,22 @@ def _has_tracer(tree: Any) -> bool:
     return any(isinstance(x, jax.core.Tracer) for x in jax.tree_util.tree_leaves(tree))
 
 
+def _traced_target(fn: Any, inputs: Any) -> Any:
+    """``fn`` with its Python control flow converted when it is traced (GRAPH mode, ``ms.jit``, tracers).
+
+    A Cell's ``construct`` is converted by its own call; a user function or
+    method is converted here, as MindSpore's graph mode parses every function it
+    differentiates (``if x >= 2`` on a tensor becomes ``lax.cond``).
+    """
+    if not isinstance(fn, (types.FunctionType, types.MethodType)):
+        return fn
+    if context._MODE[0] != context.GRAPH_MODE and not context.in_compiled() and not _has_tracer(inputs):
+        return fn
+    from mindjax.transforms.control_flow import _runtime as _control_flow  # one layer: transforms
+
+    return functools.partial(_control_flow.call, fn)
+
+
 class _ModeAware:
     """Runs ``run`` eagerly in PYNATIVE mode and as one compiled program in GRAPH mode.
 
@@ -339,7 +357,8 @@ class _GradFunction:
             args, kwargs, sens = _split_sens(args, kwargs, self._api)
         positions = tuple(range(len(args))) if self._all_positions else (self._positions or ())
         out, input_grads, weight_grads = _differentiate(
-            self._fn, args, kwargs, positions, self._weights or [], self._has_aux, sens, self._api)
+            _traced_target(self._fn, (args, kwargs)), args, kwargs, positions, self._weights or [],
+            self._has_aux, sens, self._api)
         return out, input_grads, weight_grads
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

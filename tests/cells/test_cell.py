@@ -153,7 +153,7 @@ def test_missing_super_init_is_explained():
 
 
 def test_cell_without_construct_names_the_cell():
-    with pytest.raises(TypeError, match="defines no construct"):
+    with pytest.raises(AttributeError, match="For 'Cell', the method 'construct' is not defined"):
         nn.Cell()(1)
 
 
@@ -199,3 +199,51 @@ def test_repr_lists_children():
     text = repr(Net())
     assert text.startswith("Net(\n") and "  (sub): Sub(\n" in text and "(0): Lin()" in text
     assert text.endswith("\n)")
+
+
+def test_sequential_setitem_replaces_the_child_under_its_own_key():
+    from collections import OrderedDict
+
+    conv, pool = nn.Conv2d(3, 4, 3), nn.AvgPool2d(3, 2)
+    seq = nn.SequentialCell(OrderedDict([("conv", conv), ("pool", pool)]))
+    seq[1] = conv
+    assert seq[1] is seq[0] is conv
+    assert list(seq._cells) == ["conv", "pool"]
+
+
+def test_cell_list_in_place_add_extends_with_a_list_and_rejects_others():
+    conv, pool = nn.Conv2d(3, 4, 3), nn.AvgPool2d(3, 2)
+    cells = nn.CellList([conv, pool])
+    same = cells
+    cells += [conv]
+    assert cells is same and len(cells) == 3 and cells[2] is conv
+    with pytest.raises(TypeError, match=r"For 'CellList', the new cells wanted to append should be instance "
+                                        r"of list, but got tuple"):
+        cells.extend((pool,))
+
+
+def test_a_parameter_or_child_set_to_none_keeps_its_kind_as_in_mindspore():
+    t = ms.Tensor(np.ones((2, 3), np.float32))
+
+    class Holder(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.weight = ms.Parameter(t, name="weight")
+            self.weight = None
+            self.child = nn.ReLU()
+            self.child = None
+
+    net = Holder()
+    assert net.weight is None and net.child is None
+    assert list(net.parameters_dict()) == [] and list(net.cells()) == []
+    with pytest.raises(KeyError, match="the weight child cell already exists"):
+        net.weight = nn.ReLU()
+    with pytest.raises(TypeError, match="Parameter 'weight' already exists in network"):
+        net.weight = 3
+    with pytest.raises(KeyError, match="the child parameter already exists"):
+        net.child = ms.Parameter(t, name="child")
+    with pytest.raises(TypeError, match="Sub cell 'child' already exists in network"):
+        net.child = t
+    net.weight = ms.Parameter(t, name="weight")
+    net.child = nn.Dense(3, 2)
+    assert list(net.parameters_dict()) == ["weight", "child.weight", "child.bias"]

@@ -4,6 +4,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import mindjax as ms
 from mindjax import nn
 
 _A = jnp.array([[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]], jnp.float32)
@@ -164,3 +165,11 @@ def test_loss_gradient_matches_the_analytic_softmax_gradient():
 def test_loss_accepts_parameters_as_inputs():
     p = nn.Parameter(_A, name="p")
     np.testing.assert_allclose(nn.MSELoss()(p, _B), nn.MSELoss()(_A, _B))
+
+
+def test_focal_loss_with_fewer_label_rows_uses_the_leading_logit_rows():
+    # MindSpore gathers with GatherD, whose output takes the index's shape.
+    logits = np.array([[0.8, 1.4], [0.5, 0.9], [1.2, 0.9]], np.float32)
+    loss = nn.FocalLoss(gamma=2.0)(ms.Tensor(logits), ms.Tensor(np.array([[1]], np.int32)))
+    p = np.exp(logits[0, 1]) / np.exp(logits[0]).sum()
+    assert float(loss) == pytest.approx(-(1 - p) ** 2 * np.log(p), rel=1e-5)

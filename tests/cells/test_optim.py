@@ -334,6 +334,15 @@ def test_momentum_is_a_parameter_that_can_be_changed():
     (lambda p: nn.SGD([{"params": p[:1], "lr": [0.1, 0.2]}], [0.1, 0.2, 0.3]), ValueError,
      r"every list 'lr' of the groups must have the length of 'learning_rate' \(3\), got 2"),
     (lambda p: nn.SGD(p, 0.1, weight_decay=nn.WarmUpLR(0.1, 2)), TypeError, r"For 'SGD', a dynamic 'weight_decay'"),
+    (lambda p: nn.ASGD(p, lambd=1), TypeError, r"For 'ASGD', 'lambd' must be a float, got int"),
+    (lambda p: nn.ASGD(p, t0=10), TypeError, r"For 'ASGD', 't0' must be a float, got int"),
+    (lambda p: nn.Rprop(p, etas=[0.5, 1.2]), TypeError, r"For Rprop, etas must be a tuple"),
+    (lambda p: nn.Rprop(p, step_sizes=(1.0,)), ValueError, r"step_sizes must be a tuple with the size of 2, but got 1"),
+    (lambda p: nn.Rprop(p, step_sizes=(2.0, 1.0)), ValueError, r"maximal step size should not be less than minimal"),
+    (lambda p: nn.Rprop(p, etas=(0.5, 1.0)), ValueError, r"etaplus must be greater than 1.0"),
+    (lambda p: nn.Rprop(p, etas=(1.5, 2.0)), ValueError, r"'etaminus' must be in range \(0.0, 1.0\)"),
+    (lambda p: nn.AdaMax(p, beta2=1.0), ValueError, r"For 'AdaMax', 'beta2' must be in range \(0.0, 1.0\)"),
+    (lambda p: nn.AdaMax(p, eps=0.0), ValueError, r"For 'AdaMax', 'eps' must be > 0"),
 ])
 def test_bad_arguments_raise_naming_optimizer_and_argument(build, error, message):
     with pytest.raises(error, match=message):
@@ -342,8 +351,10 @@ def test_bad_arguments_raise_naming_optimizer_and_argument(build, error, message
 
 def test_wrong_gradients_raise_naming_the_optimizer():
     opt = nn.Adam(_params())
-    with pytest.raises(ValueError, match=r"For 'Adam', expected 3 gradients \(one per parameter\), got 2"):
+    with pytest.raises(RuntimeError, match=r"For 'Adam', expected 3 gradients \(one per parameter\), got 2"):
         opt([jnp.ones((2, 3)), jnp.ones(3)])
+    with pytest.raises(RuntimeError, match=r"For 'Adam', expected 3 gradients \(one per parameter\), got 1"):
+        opt(jnp.ones((2, 3)))
     with pytest.raises(ValueError, match=r"For 'Adam', the gradient of 'fc.bias' must have shape \(3,\), got \(4,\)"):
         opt([jnp.ones((2, 3)), jnp.ones(4), jnp.ones(3)])
 
@@ -360,3 +371,30 @@ def test_schedule_and_list_lr_groups_in_both_modes(mode):
     np.testing.assert_allclose(params[1].asnumpy(), init[1] - 0.6, rtol=1e-6)
     # The list schedule is shared by parameters 1 and 2: its table appears once, under its first path.
     assert [n for n, _ in opt.parameters_and_names()][-1] == "learning_rate.1.learning_rate"
+
+
+@pytest.mark.parametrize("build", [
+    lambda p: nn.ASGD(p, 0.05, lambd=0.01, t0=1.0, weight_decay=0.1),
+    lambda p: nn.Rprop(p, 0.05, step_sizes=(0.01, 0.08)),
+    lambda p: nn.AdaMax(p, 0.05, weight_decay=0.01),
+], ids=["asgd", "rprop", "adamax"])
+def test_asgd_rprop_adamax_inside_jit_match_their_direct_calls(build):
+    direct_params, jit_params = _params(), _params()
+    direct, compiled = build(direct_params), build(jit_params)
+    for _ in range(STEPS):
+        direct(jax.grad(_loss)([p.value() for p in direct_params]))
+
+    @ms.jit
+    def train_step():
+        compiled(jax.grad(_loss)([p.value() for p in jit_params]))
+
+    for _ in range(STEPS):
+        train_step()
+    _assert_params(jit_params, [p.asnumpy() for p in direct_params])
+    for (name, want), (_, have) in zip(direct.parameters_and_names(), compiled.parameters_and_names()):
+        np.testing.assert_allclose(have.asnumpy(), want.asnumpy(), rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_base_optimizer_construct_is_not_implemented():
+    with pytest.raises(NotImplementedError, match=r"For 'Optimizer': an optimizer must define construct"):
+        nn.Optimizer(0.5, _params()).construct()

@@ -79,3 +79,29 @@ def test_clone_keeps_the_layout_so_optimizer_states_follow_their_parameter():
     p.sharding = NamedSharding(mesh, PartitionSpec("mp"))
     moments = ParameterTuple([p]).clone(prefix="moments", init="zeros")
     assert moments[0].sharding == p.sharding
+
+
+def test_unnamed_parameters_of_a_parameter_tuple_attribute_are_named_parameter_dollar_n():
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.named = ms.Parameter(ms.Tensor([1.0], ms.float32), name="name_a")
+            self.first = ms.ParameterTuple((ms.Parameter(ms.Tensor([2.0], ms.float32)), self.named))
+            self.second = ms.ParameterTuple((ms.Parameter(ms.Tensor([3.0], ms.float32)),
+                                             ms.Parameter(ms.Tensor([4.0], ms.float32))))
+
+    net = Net()
+    assert [p.name for p in net.first] == ["Parameter$1", "name_a"]
+    assert [p.name for p in net.second] == ["Parameter$2", "Parameter$3"]
+    assert list(net.parameters_dict()) == ["name_a", "Parameter$1", "Parameter$2", "Parameter$3"]
+
+
+def test_parameter_tuple_attribute_with_two_members_of_one_name_raises():
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.pair = ms.ParameterTuple((ms.Parameter(ms.Tensor([1.0], ms.float32), name="a"),
+                                           ms.Parameter(ms.Tensor([2.0], ms.float32), name="a")))
+
+    with pytest.raises(ValueError, match="its name 'a' already exists"):
+        Net()

@@ -307,3 +307,25 @@ def test_register_hook_on_an_intermediate_tensor_scales_the_gradient_through_it(
 def test_a_built_in_construct_called_directly_returns_tensors():
     out = nn.ReLU().construct(ms.Tensor(np.array([-1.0, 2.0], np.float32)))
     assert type(out) is ms.Tensor and out.tolist() == [0.0, 2.0]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda x: x + "ok", 'Failed calling Add with "Add()(input=Tensor, other=string)"'),
+    (lambda x: "ok" + x, 'Failed calling Add with "Add()(input=string, other=Tensor)"'),
+    (lambda x: x * {"a": 1}, "Failed calling Mul with \"Mul()(input=Tensor, other=<class 'dict'>)\""),
+    (lambda x: x / None, "Failed calling Div with \"Div()(input=Tensor, other=<class 'NoneType'>)\""),
+])
+def test_arithmetic_with_a_non_number_raises_mindspore_signature_error(call, message):
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    with pytest.raises(TypeError) as info:
+        call(x)
+    assert message in str(info.value)
+    assert "(input=<Number, Tensor>, other=<Number, Tensor>)" in str(info.value)
+
+
+def test_arithmetic_leaves_other_objects_their_reflected_method():
+    class Other:
+        def __radd__(self, tensor):
+            return "reflected"
+
+    assert ms.Tensor(np.ones(2, np.float32)) + Other() == "reflected"

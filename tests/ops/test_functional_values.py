@@ -155,9 +155,10 @@ CASES = [
         np.abs(a - b) < 1, 0.5 * (a - b) ** 2, np.abs(a - b) - 0.5)),
     ("bce_with_logits", lambda a, b: ops.binary_cross_entropy_with_logits(a, b), (X, 1 / (1 + np.exp(-Y))),
      lambda a, t: np.mean(-(t * np.log(1 / (1 + np.exp(-a))) + (1 - t) * np.log(1 - 1 / (1 + np.exp(-a)))))),
-    ("cross_entropy", lambda a, t: ops.cross_entropy(a, t), (X, IDX),
+    # cross_entropy takes Tensors or jax arrays only, as MindSpore (which rejects numpy there).
+    ("cross_entropy", lambda a, t: ops.cross_entropy(ms.Tensor(a), ms.Tensor(t)), (X, IDX),
      lambda a, t: -np.mean(np.log(_softmax(a))[np.arange(2), t])),
-    ("cross_entropy_probs", lambda a, t: ops.cross_entropy(a, t), (X, _softmax(Y)),
+    ("cross_entropy_probs", lambda a, t: ops.cross_entropy(ms.Tensor(a), ms.Tensor(t)), (X, _softmax(Y)),
      lambda a, t: -np.mean((np.log(_softmax(a)) * t).sum(1))),
     ("nll_loss_weight", lambda a, t: ops.nll_loss(a, t, weight=np.array([1., 2., 3.], np.float32)), (X, IDX),
      lambda a, t: -(a[0, 2] * 3 + a[1, 0] * 1) / 4),
@@ -220,15 +221,32 @@ def test_shape_size_rank_numel_are_python_ints():
 
 
 def test_cross_entropy_handles_weight_ignore_index_and_label_smoothing():
-    logits = np.array([[1., 2., 0.5], [0.1, 0.2, 3.]], np.float32)
+    logits = ms.Tensor(np.array([[1., 2., 0.5], [0.1, 0.2, 3.]], np.float32))
+    labels = ms.Tensor(np.array([1, 2], np.int32))
     # Values measured on mindspore 2.10.
-    assert float(ops.cross_entropy(logits, np.array([1, 2]))) == pytest.approx(0.2870, abs=1e-4)
-    smoothed = ops.cross_entropy(logits, np.array([1, 2]), reduction="none", label_smoothing=0.1)
+    assert float(ops.cross_entropy(logits, labels)) == pytest.approx(0.2870, abs=1e-4)
+    smoothed = ops.cross_entropy(logits, labels, reduction="none", label_smoothing=0.1)
     np.testing.assert_allclose(np.asarray(smoothed), [0.5477, 0.2996], atol=1e-4)
-    weighted = ops.cross_entropy(logits, np.array([1, 2]), weight=np.array([1., 2., 3.], np.float32))
+    weighted = ops.cross_entropy(logits, labels, weight=ms.Tensor(np.array([1., 2., 3.], np.float32)))
     assert float(weighted) == pytest.approx(0.2515, abs=1e-4)
-    ignored = ops.cross_entropy(logits, np.array([1, -100]))
+    ignored = ops.cross_entropy(logits, ms.Tensor(np.array([1, -100], np.int32)))
     assert float(ignored) == pytest.approx(0.4644, abs=1e-4)
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    ((np.ones((3, 5), np.float32), "T", "W"), {}, "'input' must be a Tensor, got ndarray"),
+    (("X", np.zeros(3, np.int32), "W"), {}, "'target' must be a Tensor, got ndarray"),
+    (("X", "T", np.ones(5)), {}, "'weight' must be a Tensor, got ndarray"),
+    (("XI", "T", "W"), {}, "'input' must have a floating-point dtype"),
+    (("X", "T", "W"), {"ignore_index": "1"}, "'ignore_index' must be an int, got str"),
+    (("X", "T", "W"), {"label_smoothing": "0.5"}, "'label_smoothing' must be a float, got str"),
+])
+def test_cross_entropy_rejects_what_mindspore_rejects_with_type_errors(args, kwargs, message):
+    known = {"X": ms.Tensor(np.ones((3, 5), np.float32)), "XI": ms.Tensor(np.ones((3, 5), np.int32)),
+             "T": ms.Tensor(np.zeros(3, np.int32)), "W": ms.Tensor(np.ones(5, np.float32))}
+    args = [known[a] if isinstance(a, str) else a for a in args]
+    with pytest.raises(TypeError, match=f"For 'cross_entropy', {message}"):
+        ops.cross_entropy(*args, **kwargs)
 
 
 def test_batch_norm_updates_parameter_running_stats_in_training():
@@ -246,6 +264,20 @@ def test_assign_writes_the_parameter_and_returns_the_new_value():
     assert out.tolist() == [1.0, 2.0] and p.asnumpy().tolist() == [1.0, 2.0]
     assert p.dtype == jnp.float32
     assert ops.depend(out, ops.assign(p, out * 2)) is out
+
+
+def test_assign_never_changes_the_variable_dtype_as_mindspore():
+    p = ms.Parameter(ms.Tensor(np.zeros((), np.float32)), name="p", requires_grad=False)
+    ops.assign(p, ms.Tensor(3, ms.uint8))  # uint8 promotes to float32: cast
+    assert p.dtype == jnp.float32 and float(p.asnumpy()) == 3.0
+    with pytest.raises(TypeError, match=r"For 'assign': Data type conversion is not supported for a 'Parameter'.* "
+                                        r"data type Float32, which cannot be converted to data type Float64"):
+        ops.assign(p, ms.Tensor(np.ones((), np.float64)))
+    small = ms.Tensor(2, ms.int8)
+    with pytest.raises(TypeError, match=r"data type Int8, which cannot be converted to data type Int16"):
+        ops.assign(small, ms.Tensor(3, ms.uint8))
+    ops.assign(small, ms.Tensor(5, ms.int8))  # a plain Tensor is mutable, as in MindSpore
+    assert int(small.asnumpy()) == 5 and small.dtype == jnp.int8
 
 
 def test_assign_inside_ms_jit_writes_back():
@@ -266,3 +298,22 @@ def test_print_works_eagerly_and_under_jit(capfd):
     jax.effects_barrier()
     out = capfd.readouterr().out
     assert "value:" in out and "[1. 2.]" in out and "[3.]" in out
+
+
+def test_gather_d_with_a_smaller_index_reads_the_leading_rows_as_mindspore():
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+    assert ops.gather_d(x, 1, ms.Tensor(np.array([[1]], np.int32))).asnumpy().tolist() == [[1.0]]
+    assert ops.gather_elements(x, 0, ms.Tensor(np.array([[2]], np.int32))).asnumpy().tolist() == [[4.0]]
+    with pytest.raises(ValueError, match=r"For 'gather_d', 'index' shape \(4, 1\) must not exceed the input shape"):
+        ops.gather_d(x, 1, ms.Tensor(np.zeros((4, 1), np.int32)))
+
+
+def test_graph_sequence_helpers_build_and_index_python_sequences():
+    from mindjax.ops import functional as F
+
+    pair = F.make_tuple(1, "a")
+    assert pair == (1, "a") and F.tuple_getitem(pair, -1) == "a"
+    assert F.tuple_setitem(pair, 0, 5) == (5, "a") and F.list_setitem([1, 2], 1, 3) == [1, 3]
+    assert F.make_list(1, 2) == [1, 2] and F.list_getitem([1, 2], 0) == 1 and F.dict_getitem({"k": 2}, "k") == 2
+    with pytest.raises(IndexError, match=r"For 'TupleGetItem', 'index' should be in range\[-2, 2\), but got 5"):
+        F.tuple_getitem(pair, 5)

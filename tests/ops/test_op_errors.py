@@ -43,7 +43,7 @@ IMG = np.ones((1, 3, 5, 5), np.float32)
     (lambda: ops.layer_norm(X, (4,)), ValueError, r"For 'layer_norm', 'normalized_shape' \(4,\) must match"),
     (lambda: ops.batch_norm(X, np.zeros(2), np.ones(2), None, None), ValueError, r"For 'batch_norm', 'running_mean' must have shape \(3,\)"),
     (lambda: ops.mse_loss(X, X, reduction="avg"), ValueError, r"For 'mse_loss', 'reduction' must be one of 'none', 'mean', 'sum', got 'avg'"),
-    (lambda: ops.cross_entropy(X, np.array([0, 1, 2])), ValueError, r"For 'cross_entropy', class-index target must have shape \(2,\)"),
+    (lambda: ops.cross_entropy(ms.Tensor(X), ms.Tensor(np.array([0, 1, 2]))), ValueError, r"For 'cross_entropy', class-index target must have shape \(2,\)"),
     (lambda: ops.einsum("ij,jk->ik", X, X), ValueError, r"For 'einsum', equation 'ij,jk->ik' does not fit operand shapes"),
     (lambda: ops.dense(X, np.ones((4, 2))), ValueError, r"For 'dense', input's last dimension must equal weight's last dimension"),
     (lambda: ops.assign(X, X), TypeError, r"For 'assign', 'variable' must be a Parameter"),

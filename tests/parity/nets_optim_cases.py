@@ -65,4 +65,16 @@ CASES: dict[str, Callable[[Any, list[Any]], Any]] = {
     "adagrad_accum_wd": lambda nn, p: nn.Adagrad(p, accum=0.5, learning_rate=0.1, weight_decay=0.1),
     "adagrad_schedule_groups": lambda nn, p: nn.Adagrad(_groups(p, lr=nn.InverseDecayLR(0.1, 0.5, 2)),
                                                         learning_rate=0.05),
+    "adamax": lambda nn, p: nn.AdaMax(p, 0.01),
+    "adamax_wd_loss_scale_groups": lambda nn, p: nn.AdaMax(_groups(p, lr=0.02, weight_decay=0.1), 0.01,
+                                                           beta1=0.8, beta2=0.95, eps=1e-6, loss_scale=4.0),
+    "asgd": lambda nn, p: nn.ASGD(p, 0.1),
+    "asgd_averaging_wd": lambda nn, p: nn.ASGD(p, 0.05, lambd=0.01, alpha=0.5, t0=2.0, weight_decay=0.1),
+    "asgd_groups_list_lr": lambda nn, p: nn.ASGD(_groups(p, lr=0.2, weight_decay=0.01),
+                                                 [0.1, 0.09, 0.08, 0.07, 0.06], t0=1.0),
+    "rprop": lambda nn, p: nn.Rprop(p, 0.1),
+    "rprop_clipped_wd": lambda nn, p: nn.Rprop(p, 0.05, etas=(0.3, 1.5), step_sizes=(0.01, 0.06),
+                                               weight_decay=0.1),
+    "rprop_groups_schedule": lambda nn, p: nn.Rprop(_groups(p, lr=0.2), nn.ExponentialDecayLR(0.1, 0.9, 2)),
+
 }

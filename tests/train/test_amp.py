@@ -359,3 +359,17 @@ def test_o1_policy_is_a_cell_attribute_read_at_call_time():
     np.testing.assert_allclose(y, _X @ _W, rtol=1e-6)
     with pytest.raises(TypeError, match="precision policy must be a PrecisionPolicy or None, got str"):
         set_precision_policy(net, "O1")
+
+
+def test_all_finite_returns_a_tensor_for_tensors_also_inside_ms_jit():
+    import numpy as np
+    import mindjax as ms
+    from mindjax import amp
+
+    @ms.jit
+    def finite(x):
+        return amp.all_finite((x, x * 2))
+
+    assert isinstance(amp.all_finite((ms.Tensor(np.ones(2, np.float32)),)), ms.Tensor)
+    out = finite(ms.Tensor(np.array([1.0, np.inf], np.float32)))
+    assert isinstance(out, ms.Tensor) and out.asnumpy().tolist() is False

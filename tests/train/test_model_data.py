@@ -153,3 +153,36 @@ def test_ms_set_seed_seeds_the_dataset_through_its_hook_every_time():
     assert calls == [4]
     with pytest.raises(TypeError, match="For 'add_seed_hook', 'hook' must be callable, got int"):
         ms_random.add_seed_hook(1)
+
+
+def _square_losses(dataset, epochs, initial_epoch=0):
+    """The net_outputs a callback sees per step of a Model whose network squares its input."""
+    class Square(ms.nn.Cell):
+        def construct(self, x):
+            return x * x
+
+    class Record(ms.train.Callback):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def on_train_step_end(self, run_context):
+            out = run_context.original_args().net_outputs
+            assert isinstance(out, ms.Tensor)  # MindSpore's callbacks call out.asnumpy()
+            self.seen.append(out.asnumpy().tolist())
+
+    record = Record()
+    ms.train.Model(Square()).train(epochs, dataset, callbacks=record, dataset_sink_mode=False,
+                                   initial_epoch=initial_epoch)
+    return record.seen
+
+
+def test_resume_mid_epoch_with_set_init_step_reads_the_rest_of_that_epoch_only():
+    import mindjax.dataset as ds
+
+    ds.config.set_seed(0)
+    data = ds.NumpySlicesDataset(np.arange(10, dtype=np.int32), shuffle=True)
+    full = _square_losses(data, 2)
+    data.set_init_step(15)
+    resumed = _square_losses(data, 2, initial_epoch=1)
+    assert len(full) == 20 and resumed == full[15:]

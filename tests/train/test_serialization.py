@@ -85,6 +85,8 @@ def test_prefix_and_choice_filters(tmp_path):
         load_checkpoint(path, specify_prefix="conv")
     with pytest.raises(ValueError, match="'filter_prefix' must hold non-empty str"):
         load_checkpoint(path, filter_prefix=[""])
+    with pytest.raises(ValueError, match=r"'choice_func' failed on the parameter name 'fc1.weight': TypeError"):
+        load_checkpoint(path, choice_func=lambda n: n.startswith(123))
 
 
 def test_load_errors_name_the_file(tmp_path):

@@ -416,3 +416,42 @@ def test_training_flag_stays_a_python_condition():
     np.testing.assert_allclose(net(POS), POS)
     net.set_train(True)
     np.testing.assert_allclose(net(POS), POS * 2)
+
+
+def _break_then_branch(x, y):
+    for e in range(2):
+        x = e * y
+        if x >= 2:
+            break
+    if y >= x:
+        x = x * y
+    return x + y
+
+
+def _branch_of_products(x):
+    out = x
+    for e in range(2):
+        x = e * out
+        if x >= 2:
+            break
+    if out >= x:
+        out = x * out
+    return x + out
+
+
+def test_grad_of_a_function_with_tensor_control_flow_converts_it(mode):
+    # MindSpore's graph mode parses the function given to grad; MindSpore 2.10 gives [0] and [7].
+    x, y = ms.Tensor(np.array([5], np.int32)), ms.Tensor(np.array([3], np.int32))
+    dx, dy = ms.grad(_break_then_branch, grad_position=(0, 1))(x, y)
+    assert dx.asnumpy().tolist() == [0] and dy.asnumpy().tolist() == [7]
+    second = ms.grad(ms.grad(_branch_of_products, grad_position=(0,)), grad_position=(0,))
+    assert second(x).asnumpy().tolist() == [2]
+
+
+def test_grad_of_a_converted_function_inside_ms_jit():
+    @ms.jit
+    def step(x, y):
+        return ms.grad(_break_then_branch, grad_position=(0, 1))(x, y)
+
+    dx, dy = step(ms.Tensor(np.array([5.0], np.float32)), ms.Tensor(np.array([3.0], np.float32)))
+    assert dx.asnumpy().tolist() == [0.0] and dy.asnumpy().tolist() == [7.0]

@@ -25,6 +25,7 @@ from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common.tensor import as_array as _arr
+from mindjax.ops import primitives as _prim
 
 __all__ = ["ReLU", "ReLU6", "GELU", "FastGelu", "Sigmoid", "Tanh", "Softmax", "Softmin",
            "Softmax2d", "LogSoftmax", "LeakyReLU", "SiLU", "ELU", "CELU", "SeLU", "Softplus",
@@ -44,7 +45,13 @@ class ReLU(Cell):
 
     Inputs:
         input: a Tensor of any shape. Returns a Tensor of the same shape and dtype.
+
+    ``self.relu`` is MindSpore's ``ReLU`` Primitive attribute (subclasses call it).
     """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.relu = _prim.ReLU()
 
     def construct(self, input: Any) -> jax.Array:  # noqa: A002 (MindSpore's argument name)
         return jax.nn.relu(_arr(input))
@@ -86,14 +93,22 @@ class FastGelu(Cell):
 
 
 class Sigmoid(Cell):
-    """``1 / (1 + exp(-x))`` element-wise."""
+    """``1 / (1 + exp(-x))`` element-wise; ``self.sigmoid`` is MindSpore's Primitive attribute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sigmoid = _prim.Sigmoid()
 
     def construct(self, x: Any) -> jax.Array:
         return jax.nn.sigmoid(_arr(x))
 
 
 class Tanh(Cell):
-    """Hyperbolic tangent element-wise."""
+    """Hyperbolic tangent element-wise; ``self.tanh`` is MindSpore's Primitive attribute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tanh = _prim.Tanh()
 
     def construct(self, x: Any) -> jax.Array:
         return jnp.tanh(_arr(x))
@@ -104,11 +119,14 @@ class Softmax(Cell):
 
     Arguments:
         axis: an int or a tuple of ints (default ``-1``).
+
+    ``self.softmax`` is MindSpore's ``Softmax`` Primitive attribute, its axis a tuple.
     """
 
     def __init__(self, axis: int | tuple[int, ...] = -1) -> None:
         super().__init__()
         self.axis = axis
+        self.softmax = _prim.Softmax(axis)
 
     def construct(self, input: Any) -> jax.Array:  # noqa: A002
         return jax.nn.softmax(_arr(input), axis=self.axis)
@@ -137,11 +155,15 @@ class Softmax2d(Cell):
 
 
 class LogSoftmax(Cell):
-    """``log(softmax(x))`` along ``axis`` (default ``-1``), computed stably."""
+    """``log(softmax(x))`` along ``axis`` (default ``-1``), computed stably.
+
+    ``self.log_softmax`` is MindSpore's ``LogSoftmax`` Primitive attribute.
+    """
 
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
+        self.log_softmax = _prim.LogSoftmax(axis)
 
     def construct(self, x: Any) -> jax.Array:
         return jax.nn.log_softmax(_arr(x), axis=self.axis)

@@ -31,6 +31,7 @@ from mindjax.common import dtype as mstype
 from mindjax.common.initializer import HeUniform, Uniform, initializer
 from mindjax.common.random import next_key
 from mindjax.common.tensor import as_array as _arr
+from mindjax.ops import primitives as _prim
 
 __all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Identity"]
 
@@ -123,6 +124,9 @@ class Dense(Cell):
             raise TypeError(f"For 'Dense', 'activation' must be a str, a Cell or a callable, got "
                             f"{type(activation).__name__}")
         self.activation_flag = self.activation is not None
+        # MindSpore's Primitive attributes, which subclasses call.
+        self.matmul = _prim.MatMul(transpose_b=True)
+        self.bias_add = _prim.BiasAdd()
 
     @staticmethod
     def _init(init: Any, shape: tuple[int, ...], dtype: Any, arg: str) -> jax.Array:

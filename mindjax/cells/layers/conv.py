@@ -33,6 +33,7 @@ from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import as_array
 from mindjax.common.initializer import HeUniform, Uniform, initializer
+from mindjax.ops import primitives as _prim
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose"]
 
@@ -236,6 +237,10 @@ class Conv2d(_Conv):
                          _int_tuple(stride, 2, "stride", name), pad_mode, padding,
                          _int_tuple(dilation, 2, "dilation", name), group, has_bias, weight_init,
                          bias_init, data_format, False, dtype)
+        # MindSpore's Primitive attributes, which subclasses call.
+        self.conv2d = _prim.Conv2D(out_channels, self.kernel_size, mode=1, pad_mode=pad_mode, pad=padding,
+                                   stride=self.stride, dilation=self.dilation, group=group, data_format=data_format)
+        self.bias_add = _prim.BiasAdd(data_format)
 
     def construct(self, x: Any) -> Any:
         nhwc = self.data_format == "NHWC"

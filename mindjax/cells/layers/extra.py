@@ -25,6 +25,7 @@ from mindjax.cells.loss import LossBase
 from mindjax.common import dtype as mstype
 from mindjax.common.random import next_key
 from mindjax.common.tensor import as_array as _arr
+from mindjax.ops.functional_array import gather_d
 
 __all__ = ["Dropout2d", "Pad", "ZeroPad2d", "Upsample", "OneHot", "Tril", "Triu", "Range", "Norm",
            "ClipByNorm", "Unfold", "FocalLoss", "DiceLoss"]
@@ -499,17 +500,18 @@ class FocalLoss(LossBase):
                              f"got shape {tuple(labels.shape)}")
         n, c = logits.shape[:2]
         logits = logits.reshape(n, c, -1)
-        labels = labels.reshape(n, labels.shape[1], -1)
+        labels = labels.reshape(labels.shape[0], labels.shape[1], -1)
         log_p = jax.nn.log_softmax(logits, axis=1)
         index = labels.shape[1] == 1
         if index:
+            # MindSpore's GatherD: class indices of a smaller batch read the leading rows.
             idx = labels.astype(jnp.int32)
-            log_p = jnp.squeeze(jnp.take_along_axis(log_p, idx, axis=1), 1)
+            log_p = jnp.squeeze(gather_d.__wrapped__(log_p, 1, idx), 1)
         p = jnp.exp(log_p)
         if self.weight is not None:
-            w = jnp.broadcast_to(self.weight[None, :, None], (n, c, labels.shape[2]))
+            w = jnp.broadcast_to(self.weight[None, :, None], (labels.shape[0], c, labels.shape[2]))
             if index:
-                w = jnp.squeeze(jnp.take_along_axis(w, idx, axis=1), 1)
+                w = jnp.squeeze(gather_d.__wrapped__(w, 1, idx), 1)
             log_p = log_p * w
         focus = jnp.power(1.0 - p, self.gamma)
         loss = jnp.mean(-focus * log_p, axis=1) if index else jnp.mean(-focus * labels * log_p, axis=-1)

@@ -1,7 +1,7 @@
 """Optimizers and learning-rate schedules: MindSpore's ``nn.Optimizer`` family.
 
 ``nn.SGD``, ``nn.Momentum``, ``nn.Adam``, ``nn.AdamWeightDecay``, ``nn.Lamb``,
-``nn.RMSProp``, ``nn.Adagrad`` and the learning-rate functions and schedule
+``nn.RMSProp``, ``nn.Adagrad``, ``nn.AdaMax``, ``nn.ASGD``, ``nn.Rprop`` and the learning-rate functions and schedule
 Cells of :mod:`mindjax.cells.learning_rate`.
 """
 from mindjax.cells import learning_rate as _learning_rate
@@ -13,6 +13,9 @@ from mindjax.cells.optim.adam import Adam, AdamWeightDecay
 from mindjax.cells.optim.lamb import Lamb
 from mindjax.cells.optim.rmsprop import RMSProp
 from mindjax.cells.optim.ada_grad import Adagrad
+from mindjax.cells.optim.adamax import AdaMax
+from mindjax.cells.optim.asgd import ASGD
+from mindjax.cells.optim.rprop import Rprop
 
-__all__ = (["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "RMSProp", "Adagrad"]
+__all__ = (["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "RMSProp", "Adagrad", "AdaMax", "ASGD", "Rprop"]
            + _learning_rate.__all__)

@@ -505,8 +505,9 @@ class Optimizer(Cell):
             raise TypeError(f"{self._where()}, 'gradients' must be a tuple of arrays, one per parameter, "
                             f"got {type(gradients).__name__}")
         if len(gradients) != self.param_length:
-            raise ValueError(f"{self._where()}, expected {self.param_length} gradients (one per parameter), "
-                             f"got {len(gradients)}")
+            # RuntimeError, as MindSpore's Map over (parameters, gradients) of unequal lengths.
+            raise RuntimeError(f"{self._where()}, expected {self.param_length} gradients (one per parameter), "
+                               f"got {len(gradients)}")
         out = []
         for p, g in zip(self.parameters, gradients):
             g = jnp.asarray(_value(g))
@@ -538,4 +539,4 @@ class Optimizer(Cell):
 
     def construct(self, *hyper_params: Any) -> Any:
         """One update from ``gradients``; every optimizer subclass defines it."""
-        raise TypeError(f"{self._where()}: an optimizer must define construct(gradients)")
+        raise NotImplementedError(f"{self._where()}: an optimizer must define construct(gradients)")

@@ -1,11 +1,14 @@
 """``mindspore.nn.optim``: the optimizers, one module per family as in MindSpore."""
-from mindjax.nn.optim import ada_grad, adam, lamb, momentum, optimizer, rmsprop, sgd
+from mindjax.nn.optim import ada_grad, adam, adamax, asgd, lamb, momentum, optimizer, rmsprop, rprop, sgd
 from mindjax.nn.optim.ada_grad import Adagrad
 from mindjax.nn.optim.adam import Adam, AdamWeightDecay
+from mindjax.nn.optim.adamax import AdaMax
+from mindjax.nn.optim.asgd import ASGD
 from mindjax.nn.optim.lamb import Lamb
 from mindjax.nn.optim.momentum import Momentum
 from mindjax.nn.optim.optimizer import Optimizer
 from mindjax.nn.optim.rmsprop import RMSProp
+from mindjax.nn.optim.rprop import Rprop
 from mindjax.nn.optim.sgd import SGD
 
-__all__ = ["Optimizer", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "SGD", "RMSProp", "Adagrad"]
+__all__ = ["Optimizer", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "SGD", "RMSProp", "Adagrad", "AdaMax", "ASGD", "Rprop"]

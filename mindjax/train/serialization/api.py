@@ -257,12 +257,25 @@ def _chooser(specify_prefix: Any, filter_prefix: Any,
     specify = _check_prefix(specify_prefix, "specify_prefix")
     filtered = _check_prefix(filter_prefix, "filter_prefix")
     if specify is None and filtered is None:
-        return choice_func  # MindSpore: either prefix argument overrides choice_func
+        # MindSpore: either prefix argument overrides choice_func
+        return None if choice_func is None else _checked_choice(choice_func)
 
     def choose(name: str) -> bool:
         if specify is not None and not name.startswith(specify):
             return False
         return not (filtered is not None and name.startswith(filtered))
+
+    return choose
+
+
+def _checked_choice(choice_func: Callable[[str], bool]) -> Callable[[str], bool]:
+    """``choice_func`` whose failure on a name is MindSpore's ValueError, naming the parameter."""
+    def choose(name: str) -> bool:
+        try:
+            return bool(choice_func(name))
+        except Exception as exc:  # noqa: BLE001 - any failure of user code is a bad argument
+            raise ValueError(f"For 'load_checkpoint', 'choice_func' failed on the parameter name {name!r}: "
+                             f"{type(exc).__name__}: {exc}") from exc
 
     return choose
 
