@@ -32,6 +32,7 @@ from mindjax.common.random import RNG_STATE
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable, stop_tracking, track_access
 from mindjax.cells.state import collect_variables, structure_version
+from mindjax.transforms._static_outputs import box_static, unbox_static
 from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
 
 _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
@@ -198,7 +199,8 @@ class CompiledFunction:
         # caller's Tensor, as MindSpore does.
         changed = [i for i, (t, b) in enumerate(zip(inputs, before)) if t._raw is not b]
         self._written[(key, len(values))] = (written, changed)
-        return (out, checks_output(checks)), [new_values[i] for i in written], [inputs[i]._raw for i in changed]
+        return (box_static(out), checks_output(checks)), [new_values[i] for i in written], \
+            [inputs[i]._raw for i in changed]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         dynamic, key = _split_args(args, kwargs)
@@ -221,7 +223,7 @@ class CompiledFunction:
             inputs = _input_tensors((args, kwargs))
             for i, val in zip(changed, new_inputs):
                 object.__setattr__(inputs[i], "_raw", val)
-        return out
+        return unbox_static(out)
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
         """``jax.jit(...).lower`` for this call: the HLO and cost analysis of the program."""
