@@ -177,11 +177,12 @@ def _vjp_once(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
         call_args = _replace(args, positions, diff_values)
         out, new_values = run_functional(weights, weight_values, effects, fn, *call_args, **kwargs)
         main = _first_output(out, api) if has_aux else out
-        return _array_leaves(main), (out, new_values)
+        arrays, mask = _array_leaves(main)
+        return arrays, (out, new_values, mask)
 
-    main, vjp_fn, (out, new_values) = jax.vjp(pure, diff_primals, weight_primals, has_aux=True)
+    main, vjp_fn, (out, new_values, mask) = jax.vjp(pure, diff_primals, weight_primals, has_aux=True)
     effects.commit(new_values)
-    input_grads, weight_grads = vjp_fn(_conj(_cotangent(main, sens, api)))
+    input_grads, weight_grads = vjp_fn(_conj(_cotangent(main, _sens_of_arrays(sens, mask), api)))
     input_grads = [_conj(_zero_like_primal(_cast_like(g, p), p)) for g, p in zip(input_grads, original)]
     weight_grads = [_conj(_zero_like_primal(_cast_like(g, p), p))
                     for g, p in zip(weight_grads, original_weights)]
@@ -191,14 +192,26 @@ def _vjp_once(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
     return out, input_grads, weight_grads
 
 
-def _array_leaves(out: Any) -> list[Any]:
-    """The arrays among ``out``'s leaves: what is differentiated.
+def _array_leaves(out: Any) -> tuple[list[Any], tuple[bool, ...]]:
+    """The arrays among ``out``'s leaves (what is differentiated), and which leaves they are.
 
-    Strings, ``None``, slices and Python numbers in an output are constants;
-    MindSpore gives them no sensitivity.
+    Strings, ``None``, slices and Python numbers in an output (a shape tuple, a
+    constant in a dict) are constants; MindSpore gives them no sensitivity.
     """
     leaves = jax.tree_util.tree_leaves(out)
-    return [leaf for leaf in leaves if isinstance(leaf, (jax.Array, np.ndarray))]
+    mask = tuple(isinstance(leaf, (jax.Array, np.ndarray)) for leaf in leaves)
+    return [leaf for leaf, keep in zip(leaves, mask) if keep], mask
+
+
+def _sens_of_arrays(sens: Any, mask: tuple[bool, ...]) -> Any:
+    """``sens`` for the array outputs alone: a sens shaped like the whole output drops the
+    entries of its constant leaves; one shaped like the arrays alone is used as it is."""
+    if sens is None or all(mask):
+        return sens
+    leaves = jax.tree_util.tree_leaves(_primal(sens))
+    if len(leaves) == len(mask):
+        return [leaf for leaf, keep in zip(leaves, mask) if keep]
+    return sens
 
 
 def _conj(tree: Any) -> Any:

@@ -202,6 +202,15 @@ def test_outputs_that_are_not_tensors_get_no_sensitivity(mode):
     _close(grad(lambda x: (x * 2, "label"))(ms.Tensor([1.0])), [2.0])
 
 
+def test_a_sensitivity_shaped_like_the_whole_output_skips_its_constant_entries(mode):
+    f = lambda x: {"a": x * 3, "b": 2}  # noqa: E731
+    x = ms.Tensor([1.0, 2.0])
+    _close(GradOperation(sens_param=True)(f)(x, {"a": ms.Tensor([1.0, 2.0]), "b": 2}), [3.0, 6.0])
+    shape_of = lambda v: v.shape  # noqa: E731 - an output of Python ints only
+    g = GradOperation(get_all=True, sens_param=True)(shape_of)(ms.Tensor(np.ones(8, np.int32)), (8,))
+    assert len(g) == 1 and g[0].dtype == ms.int32 and np.asarray(g[0]).tolist() == [0] * 8
+
+
 def test_a_parameter_returned_as_an_output_gets_its_gradient(mode):
     class Net(nn.Cell):
         def __init__(self):
