@@ -635,8 +635,9 @@ def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None,
 
     primals = [_primal(x) for x in inputs]
     weight_primals = [w._value for w in params or []]
-    main, raw_vjp, (out, new_values) = jax.vjp(pure, primals, weight_primals, has_aux=True)
+    main, raw_vjp, (out, new_values), restore = _vjp_with_int_inputs(pure, primals, weight_primals)
     effects.commit(new_values)
+    main_out, out = restore((main, out))
 
     as_tensors = in_user_code() and not jax_inputs(inputs, {})
 
@@ -644,9 +645,10 @@ def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None,
         _check_tensors(v, "v", api)
         sens = v[0] if len(v) == 1 else v
         input_grads, weight_grads = raw_vjp(_conj(_cotangent(main, sens, api)))
-        input_grads = tuple(apply_leaf_hooks(x, _conj(_zero_like_primal(g, p)))
+        input_grads = tuple(apply_leaf_hooks(x, _conj(_zero_like_primal(_cast_like(g, p), p)))
                             for x, g, p in zip(inputs, input_grads, primals))
-        weight_grads = [apply_leaf_hooks(w, _conj(g)) for w, g in zip(params or [], weight_grads)]
+        weight_grads = [apply_leaf_hooks(w, _conj(_zero_like_primal(_cast_like(g, p), p)))
+                        for w, g, p in zip(params or [], weight_grads, weight_primals)]
         if as_tensors:  # Tensors for MindSpore code; a JAX caller (jax.Array inputs) gets arrays
             input_grads, weight_grads = wrap(input_grads), wrap(weight_grads)
         if params is None:
@@ -654,8 +656,39 @@ def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None,
         return input_grads, _pack(weight_grads, [], False, single)
 
     if has_aux:
-        return main, vjp_fn, _aux_of(out)
+        return main_out, vjp_fn, _aux_of(out)
     return out, vjp_fn
+
+
+def _vjp_with_int_inputs(pure: Callable[..., Any], primals: list[Any],
+                         weight_primals: list[Any]) -> tuple[Any, Any, Any, Callable[[Any], Any]]:
+    """``jax.vjp(pure, primals, weight_primals, has_aux=True)``, differentiating integer inputs.
+
+    As in :func:`_differentiate_values`, integer inputs run as floats (their
+    gradients are cast back by the caller); when ``pure`` can not take them as
+    floats, their gradient is zero.
+
+    Returns:
+        ``(main, vjp_fn, aux, restore)``: ``restore((main, outputs))`` gives the
+        outputs the dtypes the integer inputs give them, for the caller to return.
+    """
+    def keep(tree: Any) -> Any:
+        return tree
+
+    if not any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((primals, weight_primals))):
+        return (*jax.vjp(pure, primals, weight_primals, has_aux=True), keep)
+    try:
+        main, raw_vjp, aux = jax.vjp(pure, _ints_as_floats(primals), _ints_as_floats(weight_primals),
+                                     has_aux=True)
+        main_shapes, (out_shapes, _) = jax.eval_shape(pure, primals, weight_primals)
+    except Exception:  # noqa: BLE001 - retried below with the integers themselves
+        return (*jax.vjp(pure, primals, weight_primals, has_aux=True), keep)
+
+    def restore(tree: Any) -> Any:
+        return jax.tree_util.tree_map(
+            lambda x, want: x.astype(want.dtype) if getattr(x, "dtype", want.dtype) != want.dtype else x,
+            tree, (main_shapes, out_shapes))
+    return main, raw_vjp, aux, restore
 
 
 def jvp(fn: Callable[..., Any], inputs: Any, v: Any, has_aux: bool = False) -> tuple[Any, ...]:

@@ -79,3 +79,11 @@ def test_clone_keeps_the_layout_so_optimizer_states_follow_their_parameter():
     p.sharding = NamedSharding(mesh, PartitionSpec("mp"))
     moments = ParameterTuple([p]).clone(prefix="moments", init="zeros")
     assert moments[0].sharding == p.sharding
+
+
+def test_parameter_value_is_a_tensor_snapshot_for_mindspore_code():
+    p = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="p")
+    v = p.value()
+    assert type(v) is ms.Tensor and v.asnumpy().tolist() == [1.0, 2.0]
+    p.set_data(ms.Tensor(np.array([3.0, 4.0], np.float32)))
+    assert p.value().asnumpy().tolist() == [3.0, 4.0]
