@@ -226,33 +226,6 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
     return jnp.asarray(data, dtype=_narrowed(np_dtype))
 
 
-def _is_dynamic_shape(shape: Any) -> bool:
-    return isinstance(shape, (list, tuple)) and any(d is None or (isinstance(d, int) and d < 0) for d in shape)
-
-
-class _DynamicShape:
-    """The value of a placeholder Tensor with unknown dims, ``Tensor(shape=[None, 3], dtype=...)``.
-
-    It has a shape (unknown dims are -1, as in MindSpore) and a dtype, and no data:
-    it describes inputs for ``Cell.set_inputs``, which JAX does not need since it
-    compiles per input shape.
-    """
-
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, shape: Any, dtype: Any) -> None:
-        self.shape = tuple(-1 if d is None else int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        raise ValueError(f"For 'Tensor', a Tensor of dynamic shape {list(self.shape)} holds no data; it "
-                         f"describes the inputs given to Cell.set_inputs")
-
-
 class Tensor:
     """MindSpore's ``Tensor``: a mutable holder of one ``jax.Array``.
 
@@ -280,13 +253,6 @@ class Tensor:
     def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
                  const_arg: bool = False, device: Any = None, **_: Any) -> None:
         np_dtype = to_jax_dtype(dtype) if dtype is not None else None
-        if input_data is None and _is_dynamic_shape(shape):
-            # MindSpore's placeholder of an input with unknown dims (Cell.set_inputs): no data.
-            if np_dtype is None or init is not None:
-                raise ValueError("For 'Tensor', if setting dynamic shape, dtype must not be None, "
-                                 "init must be None")
-            object.__setattr__(self, "_raw", _DynamicShape(shape, np_dtype))
-            return
         if input_data is None:
             if shape is None:
                 raise ValueError("For 'Tensor', give 'input_data', or 'shape' and 'init'; got neither")
@@ -495,15 +461,13 @@ class Tensor:
 
     def __repr__(self) -> str:
         raw = self._value
-        if isinstance(raw, (jax.core.Tracer, _DynamicShape)):
-            if isinstance(raw, _DynamicShape):
-                return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value=<no data>)"
+        if isinstance(raw, jax.core.Tracer):
             return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value=<traced>)"
         return format_tensor(np.asarray(raw), str(to_ms_dtype(raw.dtype)))
 
     def __str__(self) -> str:
         raw = self._value
-        if isinstance(raw, (jax.core.Tracer, _DynamicShape)):
+        if isinstance(raw, jax.core.Tracer):
             return repr(self)
         return str(np.asarray(raw))
 

@@ -363,16 +363,3 @@ def test_a_parameter_that_requires_no_grad_takes_no_hook():
 def test_a_built_in_construct_called_directly_returns_tensors():
     out = nn.ReLU().construct(ms.Tensor(np.array([-1.0, 2.0], np.float32)))
     assert type(out) is ms.Tensor and out.tolist() == [0.0, 2.0]
-
-
-def test_a_dynamic_shape_placeholder_has_shape_and_dtype_and_no_data():
-    t = ms.Tensor(shape=[None, 3], dtype=ms.float32)
-    assert t.shape == (-1, 3) and t.dtype == ms.float32 and t.ndim == 2
-    assert "shape=[-1, 3]" in repr(t)
-    with pytest.raises(ValueError, match=r"dynamic shape \[-1, 3\] holds no data"):
-        t.asnumpy()
-    with pytest.raises(ValueError, match="dtype must not be None, init must be None"):
-        ms.Tensor(shape=[None, 3])
-    net = nn.ReLU()
-    net.set_inputs(t)  # accepted: programs compile per input shape
-    assert net(ms.Tensor(np.array([[-1.0, 2.0, 3.0]], np.float32))).tolist() == [[0.0, 2.0, 3.0]]
