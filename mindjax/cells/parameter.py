@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_ms_dtype
-from mindjax.common.tensor import Tensor
+from mindjax.common.tensor import Tensor, in_user_code
 from mindjax.common.variable import Variable
 
 _UNNAMED = itertools.count(1)
@@ -93,6 +93,12 @@ class Parameter(Variable):
     def data(self) -> "Parameter":
         """MindSpore's ``Parameter.data``: the Parameter itself."""
         return self
+
+    def value(self) -> Any:
+        """The Parameter's current value: a Tensor for MindSpore code (``p.value().asnumpy()``), as
+        in MindSpore; the ``jax.Array`` itself for framework code and JAX callers inside it."""
+        raw = self._value
+        return Tensor._wrap(raw) if in_user_code() else raw
 
     def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
         """Replace the value; the new data is cast to this Parameter's dtype.

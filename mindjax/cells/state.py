@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import jax
 
+from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable, current_tracker, stop_tracking, track_access
 
 # Bumped whenever a Cell tree changes shape (a Parameter or sub-Cell assigned,
@@ -175,6 +176,29 @@ class Effects:
             var._value = value
 
 
+def _detached(out: Any) -> Any:
+    """``out`` with every Variable in it replaced by a Tensor of the value it holds now.
+
+    A function that returns a Parameter itself (``return x * self.w, self.w``)
+    returns its substituted, traced value: read after the substitution ends, it
+    would be the value from outside the trace, with no gradient.
+    """
+    if not _has_variable(out):
+        return out
+    return jax.tree_util.tree_map(lambda v: Tensor._wrap(v._value) if isinstance(v, Variable) else v,
+                                  out, is_leaf=lambda v: isinstance(v, Variable))
+
+
+def _has_variable(out: Any) -> bool:
+    if isinstance(out, Variable):
+        return True
+    if isinstance(out, (tuple, list)):
+        return any(_has_variable(o) for o in out)
+    if isinstance(out, dict):
+        return any(_has_variable(o) for o in out.values())
+    return False
+
+
 def run_functional(variables: Sequence[Variable], values: Sequence[Any], effects: Effects,
                    fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
     """Run ``fn(*args, **kwargs)`` with ``variables`` holding ``values``; leave every Variable as it was.
@@ -194,7 +218,7 @@ def run_functional(variables: Sequence[Variable], values: Sequence[Any], effects
         ``(fn's output, the values fn wrote)``; ``effects.written`` names the
         Variables those values belong to (any Variable, ``variables`` included).
     """
-    run = run_with_state(variables, values, lambda: fn(*args, **kwargs))
+    run = run_with_state(variables, values, lambda: _detached(fn(*args, **kwargs)))
     effects.written = run.written
     effects.touched = list(run.touched.values())
     return run.out, run.written_values

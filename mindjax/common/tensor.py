@@ -547,11 +547,18 @@ class Tensor:
         """Call ``hook(grad)`` with this Tensor's gradient when it is differentiated.
 
         ``hook`` may return a replacement gradient. Returns a handle whose
-        ``remove()`` unregisters the hook.
+        ``remove()`` unregisters the hook. A Parameter with ``requires_grad=False``
+        takes no hook (RuntimeError, as in MindSpore).
         """
         from mindjax.common import tensor_hooks  # lazy: tensor_hooks imports this module
 
         return tensor_hooks.register(self, hook)
+
+    def hooks(self) -> list[Callable[[Any], Any]]:
+        """The backward hooks registered on this Tensor and not removed, in registration order."""
+        from mindjax.common import tensor_hooks  # lazy: tensor_hooks imports this module
+
+        return tensor_hooks.hooks_of(self)
 
     def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> "Tensor":
         """This Tensor (its data is always materialised)."""

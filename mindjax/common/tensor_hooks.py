@@ -1,10 +1,16 @@
 """``Tensor.register_hook``: a function of a Tensor's gradient, called when it is differentiated.
 
-A hook on a Tensor that is being traced (a value computed inside a function
-that ``ms.grad`` differentiates) takes effect at once: the Tensor's value goes
-through an identity whose backward pass calls the hook. A hook on a concrete
-Tensor (an input that will be differentiated later) is recorded here, and the
-gradient transforms apply it to the traced value that stands for that input.
+Each Tensor's hooks live in one registry (registration order), read when the
+gradient is computed, so a handle removed before the backward pass takes
+effect, as in MindSpore.
+
+- A hook on a Tensor that is being traced (a value computed inside a function
+  that ``ms.grad`` differentiates) puts the Tensor's value through an identity
+  whose backward pass runs the Tensor's hooks.
+- A hook on a concrete Tensor or a Parameter (a leaf: an input or a weight
+  that is differentiated later) runs on the leaf's whole gradient once the
+  gradient transform has computed it (:func:`apply_leaf_hooks`), so it is
+  called even when that gradient is zero.
 """
 from __future__ import annotations
 
@@ -17,17 +23,24 @@ import jax
 from mindjax.common.tensor import Tensor, unwrap, user_code, wrap
 
 _IDS = itertools.count()
-# id(Tensor) -> {handle id: hook}, for Tensors whose hooks wait for a gradient transform. Keyed by
-# id (a Tensor's == is elementwise); an entry goes when its Tensor is collected.
-_PENDING: dict[int, dict[int, Callable[[Any], Any]]] = {}
+# id(Tensor) -> {handle id: hook}. Keyed by id (a Tensor's == is elementwise); an entry goes when
+# its Tensor is collected.
+_HOOKS: dict[int, dict[int, Callable[[Any], Any]]] = {}
+# id(traced Tensor) -> the value whose identity already runs its hooks.
+_INSTALLED: dict[int, Any] = {}
 
 
 def _hooks_of(tensor: Tensor) -> dict[int, Callable[[Any], Any]]:
     key = id(tensor)
-    if key not in _PENDING:
-        _PENDING[key] = {}
-        weakref.finalize(tensor, _PENDING.pop, key, None)
-    return _PENDING[key]
+    if key not in _HOOKS:
+        _HOOKS[key] = {}
+        weakref.finalize(tensor, _forget, key)
+    return _HOOKS[key]
+
+
+def _forget(key: int) -> None:
+    _HOOKS.pop(key, None)
+    _INSTALLED.pop(key, None)
 
 
 class TensorHookHandle:
@@ -40,12 +53,27 @@ class TensorHookHandle:
     def remove(self) -> None:
         """Unregister the hook (a second call does nothing)."""
         tensor = self._tensor()
-        if tensor is not None and id(tensor) in _PENDING:
-            _PENDING[id(tensor)].pop(self._key, None)
+        if tensor is not None and id(tensor) in _HOOKS:
+            _HOOKS[id(tensor)].pop(self._key, None)
 
 
-def _with_hook(value: Any, hook: Callable[[Any], Any]) -> Any:
-    """``value`` unchanged; its gradient is ``hook(gradient)`` when the hook returns one."""
+def _run_hooks(hooks: dict[int, Callable[[Any], Any]], g: Any) -> Any:
+    """``g`` through each live hook in registration order; a hook returning None keeps it."""
+    for hook in list(hooks.values()):
+        with user_code():
+            new = hook(wrap(g))
+        if new is None:
+            continue
+        new = unwrap(new)
+        if getattr(new, "shape", None) != g.shape:
+            raise ValueError(f"For 'Tensor.register_hook', the hook must return a gradient of shape "
+                             f"{tuple(g.shape)}, got {tuple(getattr(new, 'shape', ()))}")
+        g = jax.numpy.asarray(new, g.dtype)
+    return g
+
+
+def _with_hooks(value: Any, hooks: dict[int, Callable[[Any], Any]]) -> Any:
+    """``value`` unchanged; its gradient goes through ``hooks`` as they are at backward time."""
     @jax.custom_vjp
     def identity(x: Any) -> Any:
         return x
@@ -54,38 +82,51 @@ def _with_hook(value: Any, hook: Callable[[Any], Any]) -> Any:
         return x, None
 
     def bwd(_: None, g: Any) -> tuple[Any]:
-        with user_code():
-            new = hook(wrap(g))
-        if new is None:
-            return (g,)
-        new = unwrap(new)
-        if getattr(new, "shape", None) != g.shape:
-            raise ValueError(f"For 'Tensor.register_hook', the hook must return a gradient of shape "
-                             f"{tuple(g.shape)}, got {tuple(getattr(new, 'shape', ()))}")
-        return (jax.numpy.asarray(new, g.dtype),)
+        return (_run_hooks(hooks, g),)
 
     identity.defvjp(fwd, bwd)
     return identity(value)
 
 
 def register(tensor: Tensor, hook: Callable[[Any], Any]) -> TensorHookHandle:
-    """Register ``hook`` on ``tensor`` (see the module docstring)."""
+    """Register ``hook`` on ``tensor`` (see the module docstring).
+
+    Raises:
+        TypeError: ``hook`` is not callable.
+        RuntimeError: ``tensor`` is a Parameter with ``requires_grad=False``.
+    """
     if not callable(hook):
         raise TypeError(f"For 'Tensor.register_hook', 'hook' must be a function, got {type(hook).__name__}")
+    if getattr(tensor, "requires_grad", True) is False:
+        raise RuntimeError("The tensor requires grad is false, which can not register tensor hook")
+    hooks = _hooks_of(tensor)
     key = next(_IDS)
-    if isinstance(tensor._value, jax.core.Tracer):
-        tensor._write(_with_hook(tensor._value, hook))
-    else:
-        _hooks_of(tensor)[key] = hook
+    hooks[key] = hook
+    value = tensor._value
+    if isinstance(value, jax.core.Tracer) and _INSTALLED.get(id(tensor)) is not value:
+        hooked = _with_hooks(value, hooks)
+        tensor._write(hooked)
+        _INSTALLED[id(tensor)] = hooked
     return TensorHookHandle(tensor, key)
 
 
-def apply_pending(original: Any, traced: Any) -> Any:
-    """``traced`` (the value standing for input ``original`` in a gradient trace) with ``original``'s hooks."""
-    hooks = _PENDING.get(id(original)) if isinstance(original, Tensor) else None
-    if not hooks:
-        return traced
-    value = unwrap(traced)
-    for hook in list(hooks.values()):
-        value = _with_hook(value, hook)
-    return Tensor._wrap(value) if isinstance(traced, Tensor) else value
+def hooks_of(tensor: Tensor) -> list[Callable[[Any], Any]]:
+    """The hooks registered on ``tensor`` and not removed, in registration order."""
+    return list(_HOOKS.get(id(tensor), {}).values())
+
+
+def apply_leaf_hooks(leaf: Any, grad_value: Any) -> Any:
+    """``grad_value``, the whole gradient of ``leaf`` (an input Tensor or a Parameter), through its hooks.
+
+    Arguments:
+        leaf: what was differentiated; anything but a Tensor has no hooks.
+        grad_value: its gradient (an array or a Tensor).
+
+    Returns:
+        the gradient the hooks leave, as the same kind of value (Tensor or array).
+    """
+    hooks = _HOOKS.get(id(leaf)) if isinstance(leaf, Tensor) else None
+    if not hooks or getattr(grad_value, "dtype", None) == jax.dtypes.float0:
+        return grad_value
+    out = _run_hooks(hooks, unwrap(grad_value))
+    return Tensor._wrap(out) if isinstance(grad_value, Tensor) else out

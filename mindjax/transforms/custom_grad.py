@@ -41,6 +41,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.cells.cell import Cell
 from mindjax.common.tensor import Tensor, as_array, unwrap, user_code, wrap
 from mindjax.cells.state import Effects, collect_variables, run_functional, substituted
 from mindjax.common.random import RNG_STATE
@@ -48,7 +49,7 @@ from mindjax.common.upcalls import register_upcall
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import converted_construct
 
-__all__ = ["run_with_backward_rules", "stop_gradient", "InsertGradientOf", "HookBackward"]
+__all__ = ["run_with_backward_rules", "stop_gradient", "InsertGradientOf", "HookBackward", "custom_vjp"]
 
 
 def _is_var(x: Any) -> bool:
@@ -68,18 +69,38 @@ def _zero_cotangent(x: Any) -> Any:
 
 
 def _fit_cotangent(g: Any, primal: Any, where: str, what: str) -> Any:
-    """Cast a user-supplied gradient to the primal's dtype and shape."""
+    """Cast a user-supplied gradient to the primal's dtype and shape.
+
+    As in MindSpore, a gradient of the broadcast shape (``x + y`` with ``x`` of
+    shape ``(3,)`` and a ``(3, 3)`` gradient) is summed down to the input's
+    shape, and an integer gradient of a float input is cast to its dtype.
+    """
     if g is None:
         return _zero_cotangent(primal)
     dtype = primal.dtype
     if not jnp.issubdtype(dtype, jnp.inexact):
         return np.zeros(np.shape(primal), jax.dtypes.float0)
     g = jnp.asarray(g._value if isinstance(g, Variable) else g, dtype)
+    shape = tuple(np.shape(primal))
+    g = _sum_to_shape(g, shape)
     try:
-        return jnp.broadcast_to(g, np.shape(primal))
+        return jnp.broadcast_to(g, shape)
     except ValueError:
         raise ValueError(f"{where}, {what} has shape {tuple(g.shape)} but the input has shape "
-                         f"{tuple(np.shape(primal))}") from None
+                         f"{shape}") from None
+
+
+def _sum_to_shape(g: Any, shape: tuple[int, ...]) -> Any:
+    """``g`` summed over the axes that broadcasting to ``g``'s shape added to ``shape``, when it fits."""
+    if g.shape == shape or g.ndim < len(shape):
+        return g
+    lead = g.ndim - len(shape)
+    tail = g.shape[lead:]
+    if any(t != s and s != 1 for t, s in zip(tail, shape)):
+        return g  # not a broadcast of shape: reported by the caller
+    g = g.sum(axis=tuple(range(lead))) if lead else g
+    axes = tuple(i for i, (t, s) in enumerate(zip(tail, shape)) if s == 1 and t != 1)
+    return g.sum(axis=axes, keepdims=True) if axes else g
 
 
 class _CallLayout:
@@ -394,6 +415,65 @@ class HookBackward:
             raise TypeError("For 'HookBackward', at least one input is required")
         out = self._identity(*[as_array(x) for x in inputs])
         return out[0] if len(inputs) == 1 else out
+
+
+class _CustomVjp(Cell):
+    """A function with a user-defined backward rule: what :func:`custom_vjp` returns.
+
+    It is a Cell whose ``construct`` is the function and whose ``bprop`` is the
+    rule given to :meth:`defbwd`, so it differentiates, compiles and nests like
+    any Cell with a ``bprop``.
+    """
+
+    def __init__(self, fwd: Callable[..., Any]) -> None:
+        super().__init__()
+        self.fwd = fwd
+        self.bwd: Callable[..., Any] | None = None
+
+    def construct(self, *args: Any) -> Any:
+        return self.fwd(*args)
+
+    def defbwd(self, bwd: Callable[..., Any]) -> None:
+        """Set the backward rule ``bwd(*inputs, out, dout) -> (one gradient per input)``."""
+        if not callable(bwd):
+            raise TypeError(f"For 'custom_vjp', 'bwd' must be a function, got {type(bwd).__name__}")
+        self.bwd = bwd
+
+    def bprop(self, *args: Any) -> Any:
+        if self.bwd is None:
+            name = getattr(self.fwd, "__name__", type(self.fwd).__name__)
+            raise RuntimeError(f"For 'custom_vjp', '{name}' is differentiated but has no backward rule; "
+                               f"call {name}.defbwd(bprop_fn) first")
+        return self.bwd(*args)
+
+
+def custom_vjp(fn: Callable[..., Any] | None = None) -> Any:
+    """Give a function its own backward rule (MindSpore's ``ops.function.grad.grad_func.custom_vjp``).
+
+    Arguments:
+        fn: the function; without it, ``custom_vjp`` returns a decorator.
+
+    Returns:
+        a callable with ``fn``'s forward pass and a ``defbwd(bprop_fn)`` method;
+        ``bprop_fn(*inputs, out, dout)`` returns one gradient per input (summed
+        to the input's shape and cast to its dtype when it is a broadcast or of
+        another dtype).
+
+    Example:
+        >>> import mindjax as ms
+        >>> @custom_vjp
+        ... def double(x):
+        ...     return 2 * x
+        >>> double.defbwd(lambda x, out, dout: (dout * 10,))
+        >>> ms.grad(double)(ms.Tensor([1.0])).tolist()
+        [10.0]
+    """
+    def deco(f: Callable[..., Any]) -> _CustomVjp:
+        if not callable(f):
+            raise TypeError(f"For 'custom_vjp', 'fn' must be a function, got {type(f).__name__}")
+        return _CustomVjp(f)
+
+    return deco(fn) if fn is not None else deco
 
 
 register_upcall("backward_rules", run_with_backward_rules)

@@ -27,6 +27,7 @@ import numpy as np
 
 from mindjax.common.checks import raise_failed_checks
 from mindjax.common.tensor import ShapeOnly, Tensor
+from mindjax.transforms._static_outputs import unbox_static
 from mindjax.transforms.jit import (_DYNAMIC_TYPES, CompiledFunction, _input_tensors, _is_variable, _split_args,
                                     run_growing_state)
 
@@ -140,9 +141,11 @@ class DynamicProgram:
         (out, checked), new, new_inputs = program(values, dynamic)
         raise_failed_checks(checked)
         layout = compiled._layout
-        written, changed, lone = compiled._written[(key, len(values), layout and layout.token)]
+        written, changed, lone, static = compiled._written[(key, len(values), layout and layout.token)]
         if lone:
             out = Tensor._wrap(out)
+        elif static:
+            out = unbox_static(out)
         for i, val in zip(written, new):
             object.__setattr__(variables[i], "_raw", val)
         if changed:

@@ -46,7 +46,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.tensor import Tensor, in_user_code, jax_inputs, unwrap, wrap
-from mindjax.common.tensor_hooks import apply_pending
+from mindjax.common.tensor_hooks import apply_leaf_hooks
 from mindjax import context
 from mindjax.cells.cell import cell_signature
 from mindjax.cells.parameter import Parameter
@@ -134,10 +134,6 @@ def _differentiate(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[s
                    positions: Sequence[int], weights: Sequence[Parameter], has_aux: bool,
                    sens: Any, api: str) -> tuple[Any, list[Any], list[Any]]:
     """Reverse-mode core: ``(fn's full output, grads of positions, grads of weights)``."""
-    for pos in positions:
-        if pos >= len(args):
-            raise ValueError(f"For '{api}', 'grad_position' {pos} is out of range: 'fn' was called "
-                             f"with {len(args)} positional input(s)")
     out, input_grads, weight_grads = _differentiate_values(fn, args, kwargs, positions, weights, has_aux,
                                                            sens, api)
     if in_user_code() and not jax_inputs(args, kwargs):
@@ -181,19 +177,59 @@ def _vjp_once(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
     effects = Effects()
 
     def pure(diff_values: list[Any], weight_values: list[Any]) -> tuple[Any, tuple[Any, list[Any]]]:
-        # Hooks registered on an input Tensor (Tensor.register_hook) see that input's gradient.
-        hooked = [apply_pending(args[p], v) for p, v in zip(positions, diff_values)]
-        call_args = _replace(args, positions, hooked)
+        call_args = _replace(args, positions, diff_values)
         out, new_values = run_functional(weights, weight_values, effects, fn, *call_args, **kwargs)
         main = _first_output(out, api) if has_aux else out
-        return main, (out, new_values)
+        arrays, mask = _array_leaves(main)
+        return arrays, (out, new_values, mask)
 
-    main, vjp_fn, (out, new_values) = jax.vjp(pure, diff_primals, weight_primals, has_aux=True)
+    main, vjp_fn, (out, new_values, mask) = jax.vjp(pure, diff_primals, weight_primals, has_aux=True)
     effects.commit(new_values)
-    input_grads, weight_grads = vjp_fn(_cotangent(main, sens, api))
-    input_grads = [_zero_like_primal(_cast_like(g, p), p) for g, p in zip(input_grads, original)]
-    weight_grads = [_zero_like_primal(_cast_like(g, p), p) for g, p in zip(weight_grads, original_weights)]
+    input_grads, weight_grads = vjp_fn(_conj(_cotangent(main, _sens_of_arrays(sens, mask), api)))
+    input_grads = [_conj(_zero_like_primal(_cast_like(g, p), p)) for g, p in zip(input_grads, original)]
+    weight_grads = [_conj(_zero_like_primal(_cast_like(g, p), p))
+                    for g, p in zip(weight_grads, original_weights)]
+    # Hooks registered on an input Tensor or a Parameter (Tensor.register_hook) see its whole gradient.
+    input_grads = [apply_leaf_hooks(args[p], g) for p, g in zip(positions, input_grads)]
+    weight_grads = [apply_leaf_hooks(w, g) for w, g in zip(weights, weight_grads)]
     return out, input_grads, weight_grads
+
+
+def _array_leaves(out: Any) -> tuple[list[Any], tuple[bool, ...]]:
+    """The arrays among ``out``'s leaves (what is differentiated), and which leaves they are.
+
+    Strings, ``None``, slices and Python numbers in an output (a shape tuple, a
+    constant in a dict) are constants; MindSpore gives them no sensitivity.
+    """
+    leaves = jax.tree_util.tree_leaves(out)
+    mask = tuple(isinstance(leaf, (jax.Array, np.ndarray)) for leaf in leaves)
+    return [leaf for leaf, keep in zip(leaves, mask) if keep], mask
+
+
+def _sens_of_arrays(sens: Any, mask: tuple[bool, ...]) -> Any:
+    """``sens`` for the array outputs alone: a sens shaped like the whole output drops the
+    entries of its constant leaves; one shaped like the arrays alone is used as it is."""
+    if sens is None or all(mask):
+        return sens
+    leaves = jax.tree_util.tree_leaves(_primal(sens))
+    if len(leaves) == len(mask):
+        return [leaf for leaf, keep in zip(leaves, mask) if keep]
+    return sens
+
+
+def _conj(tree: Any) -> Any:
+    """Complex leaves conjugated.
+
+    JAX's reverse mode gives ``vjp(ct) = ct * df/dz``; MindSpore (like PyTorch)
+    gives the conjugate, ``conj(vjp(conj(ct)))``, so that a real loss's gradient
+    is its steepest ascent (``grad(imag)(z) == 1j``).
+    """
+    def one(x: Any) -> Any:
+        dtype = getattr(x, "dtype", None)
+        if dtype is not None and dtype != jax.dtypes.float0 and jnp.issubdtype(dtype, jnp.complexfloating):
+            return jnp.conj(x)
+        return x
+    return jax.tree_util.tree_map(one, tree)
 
 
 def _cast_like(grad_value: Any, primal: Any) -> Any:
@@ -331,13 +367,23 @@ def _pack(grads: Sequence[Any], ids: Sequence[Any], return_ids: bool, single: bo
     return items[0] if single else tuple(items)
 
 
+def _is_grad_input(x: Any) -> bool:
+    """Whether a positional input gets a gradient: a Tensor (or Parameter, or array), as in MindSpore.
+
+    Python numbers, strings, ``None`` and containers (tuples, lists, dicts, even
+    of Tensors) are constants of the call; MindSpore 2.10 leaves them out of the
+    gradients, in both modes.
+    """
+    return isinstance(x, (Tensor, jax.Array, np.ndarray, np.generic))
+
+
 class _GradFunction:
     """What ``grad``/``value_and_grad`` return: a callable that differentiates ``fn``."""
 
     def __init__(self, fn: Callable[..., Any], positions: tuple[int, ...] | None,
                  weights: list[Parameter] | None, single_weight: bool, has_aux: bool,
                  return_ids: bool, sens_param: bool, get_value: bool, api: str,
-                 all_positions: bool = False, positions_single: bool = True) -> None:
+                 all_positions: bool = False, first_input: bool = False) -> None:
         self._fn = fn
         self._positions = positions
         self._weights = weights
@@ -348,29 +394,55 @@ class _GradFunction:
         self._get_value = get_value
         self._api = api
         self._all_positions = all_positions
-        self._positions_single = positions_single
+        # GradOperation's default: the first input's gradient, () when there is none.
+        self._first_input = first_input
         self._call = _ModeAware(self._raw, fn, weights or [], api)
+        # Named like ``fn`` (a Cell: its class), so that ms.jit and error messages can name it.
+        self.__name__ = getattr(fn, "__name__", type(fn).__name__)
+        self.__qualname__ = getattr(fn, "__qualname__", type(fn).__qualname__)
+
+    def _grad_positions(self, args: tuple[Any, ...]) -> tuple[int, ...]:
+        """The positions of ``args`` (sensitivity removed) whose gradients are returned."""
+        if self._all_positions:
+            return tuple(i for i, a in enumerate(args) if _is_grad_input(a))
+        if self._positions is None:
+            return ()
+        if self._first_input:
+            return (0,) if args and _is_grad_input(args[0]) else ()
+        for pos in self._positions:
+            if pos >= len(args):
+                raise ValueError(f"For '{self._api}', 'grad_position' {pos} is out of range: 'fn' was "
+                                 f"called with {len(args)} positional input(s)")
+        return tuple(p for p in self._positions if _is_grad_input(args[p]))
+
+    def _without_sens(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if self._sens_param and "sens" not in kwargs:
+            return args[:-1]
+        return args
 
     def _raw(self, *args: Any, **kwargs: Any) -> tuple[Any, list[Any], list[Any]]:
         sens = None
         if self._sens_param:
             args, kwargs, sens = _split_sens(args, kwargs, self._api)
-        positions = tuple(range(len(args))) if self._all_positions else (self._positions or ())
+        positions = self._grad_positions(args)
         out, input_grads, weight_grads = _differentiate(
             _traced_target(self._fn, (args, kwargs)), args, kwargs, positions, self._weights or [],
             self._has_aux, sens, self._api)
         return out, input_grads, weight_grads
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        positions = self._grad_positions(self._without_sens(args, kwargs))
         out, input_grads, weight_grads = self._call(*args, **kwargs)
         parts = []
         if self._all_positions:
-            n = len(input_grads)
-            parts.append(_pack(input_grads, range(n), self._return_ids, False))
+            parts.append(_pack(input_grads, positions, self._return_ids, False))
         elif self._positions is not None:
-            parts.append(_pack(input_grads, self._positions, self._return_ids,
-                               self._positions_single and len(self._positions) == 1))
+            parts.append(_pack(input_grads, positions, self._return_ids, len(positions) == 1))
         if self._weights is not None:
+            # A Parameter whose requires_grad is False (even if set during the call) gets a zero
+            # gradient, as in MindSpore's PYNATIVE mode.
+            weight_grads = [g if w.requires_grad else _zeros_like_tree(g)
+                            for w, g in zip(self._weights, weight_grads)]
             parts.append(_pack(weight_grads, [w.name for w in self._weights], self._return_ids,
                                self._single_weight))
         grads = parts[0] if len(parts) == 1 else tuple(parts)
@@ -379,6 +451,12 @@ class _GradFunction:
         if self._has_aux:
             return grads, tuple(out[1:])
         return grads
+
+
+def _zeros_like_tree(tree: Any) -> Any:
+    def one(x: Any) -> Any:
+        return wrap(jnp.zeros_like(unwrap(x))) if isinstance(x, Tensor) else jnp.zeros_like(x)
+    return jax.tree_util.tree_map(one, tree, is_leaf=lambda x: isinstance(x, Tensor))
 
 
 def _make_grad(fn: Any, grad_position: Any, weights: Any, has_aux: Any, return_ids: Any,
@@ -528,7 +606,7 @@ class GradOperation:
             params, single = _check_weights(weights, api)
         positions = None if (self.get_by_list and not self.get_all) else (0,)
         return _GradFunction(fn, positions, params, single, False, False, self.sens_param,
-                             False, api, all_positions=self.get_all)
+                             False, api, all_positions=self.get_all, first_input=True)
 
 
 # -- forward mode, vjp, jacobians, vmap ----------------------------------------------------------
@@ -576,21 +654,60 @@ def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None,
 
     primals = [_primal(x) for x in inputs]
     weight_primals = [w._value for w in params or []]
-    main, raw_vjp, (out, new_values) = jax.vjp(pure, primals, weight_primals, has_aux=True)
+    main, raw_vjp, (out, new_values), restore = _vjp_with_int_inputs(pure, primals, weight_primals)
     effects.commit(new_values)
+    main_out, out = restore((main, out))
+
+    as_tensors = in_user_code() and not jax_inputs(inputs, {})
 
     def vjp_fn(*v: Any) -> Any:
         _check_tensors(v, "v", api)
         sens = v[0] if len(v) == 1 else v
-        input_grads, weight_grads = raw_vjp(_cotangent(main, sens, api))
-        input_grads = tuple(_zero_like_primal(g, p) for g, p in zip(input_grads, primals))
+        input_grads, weight_grads = raw_vjp(_conj(_cotangent(main, sens, api)))
+        input_grads = tuple(apply_leaf_hooks(x, _conj(_zero_like_primal(_cast_like(g, p), p)))
+                            for x, g, p in zip(inputs, input_grads, primals))
+        weight_grads = [apply_leaf_hooks(w, _conj(_zero_like_primal(_cast_like(g, p), p)))
+                        for w, g, p in zip(params or [], weight_grads, weight_primals)]
+        if as_tensors:  # Tensors for MindSpore code; a JAX caller (jax.Array inputs) gets arrays
+            input_grads, weight_grads = wrap(input_grads), wrap(weight_grads)
         if params is None:
             return input_grads
         return input_grads, _pack(weight_grads, [], False, single)
 
     if has_aux:
-        return main, vjp_fn, _aux_of(out)
+        return main_out, vjp_fn, _aux_of(out)
     return out, vjp_fn
+
+
+def _vjp_with_int_inputs(pure: Callable[..., Any], primals: list[Any],
+                         weight_primals: list[Any]) -> tuple[Any, Any, Any, Callable[[Any], Any]]:
+    """``jax.vjp(pure, primals, weight_primals, has_aux=True)``, differentiating integer inputs.
+
+    As in :func:`_differentiate_values`, integer inputs run as floats (their
+    gradients are cast back by the caller); when ``pure`` can not take them as
+    floats, their gradient is zero.
+
+    Returns:
+        ``(main, vjp_fn, aux, restore)``: ``restore((main, outputs))`` gives the
+        outputs the dtypes the integer inputs give them, for the caller to return.
+    """
+    def keep(tree: Any) -> Any:
+        return tree
+
+    if not any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((primals, weight_primals))):
+        return (*jax.vjp(pure, primals, weight_primals, has_aux=True), keep)
+    try:
+        main, raw_vjp, aux = jax.vjp(pure, _ints_as_floats(primals), _ints_as_floats(weight_primals),
+                                     has_aux=True)
+        main_shapes, (out_shapes, _) = jax.eval_shape(pure, primals, weight_primals)
+    except Exception:  # noqa: BLE001 - retried below with the integers themselves
+        return (*jax.vjp(pure, primals, weight_primals, has_aux=True), keep)
+
+    def restore(tree: Any) -> Any:
+        return jax.tree_util.tree_map(
+            lambda x, want: x.astype(want.dtype) if getattr(x, "dtype", want.dtype) != want.dtype else x,
+            tree, (main_shapes, out_shapes))
+    return main, raw_vjp, aux, restore
 
 
 def jvp(fn: Callable[..., Any], inputs: Any, v: Any, has_aux: bool = False) -> tuple[Any, ...]:

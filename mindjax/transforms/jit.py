@@ -36,6 +36,7 @@ from mindjax.common.upcalls import UPCALLS, register_upcall
 from mindjax.common.variable import Variable, current_tracker
 from mindjax.cells.cell import cell_signature
 from mindjax.cells.state import collect_variables, run_with_state, structure_version
+from mindjax.transforms._static_outputs import box_static, unbox_static
 from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
 
 _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
@@ -262,9 +263,11 @@ class CompiledFunction:
         # caller's Tensor, as MindSpore does.
         changed = [i for i, (t, b) in enumerate(zip(inputs, before)) if t._raw is not b]
         # A lone Tensor output leaves the program as its array and is wrapped again outside:
-        # cheaper than a pytree node per call.
+        # cheaper than a pytree node per call. Non-array outputs (strings, numbers) travel boxed.
+        boxed = box_static(out)
+        static, out = boxed is not out, boxed
         lone = type(out) is Tensor
-        self._written[(key, len(values), layout and layout.token)] = (written, changed, lone)
+        self._written[(key, len(values), layout and layout.token)] = (written, changed, lone, static)
         out = out._raw if lone else out
         return (out, checks_output(checks)), [new_values[i] for i in written], [inputs[i]._raw for i in changed]
 
@@ -291,9 +294,11 @@ class CompiledFunction:
         if checked:
             raise_failed_checks(checked)
         layout = self._layout
-        written, changed, lone = self._written[(key, len(values), layout and layout.token)]
+        written, changed, lone, static = self._written[(key, len(values), layout and layout.token)]
         if lone:
             out = Tensor._wrap(out)
+        elif static:
+            out = unbox_static(out)
         for i, val in zip(written, new):
             object.__setattr__(variables[i], "_raw", val)
         if layout is not None:

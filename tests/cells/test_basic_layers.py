@@ -218,3 +218,21 @@ def test_embedding_repr_matches_mindspore_text():
     assert text == ("vocab_size=10, embedding_size=4, use_one_hot=False, embedding_table="
                     "Parameter (name=embedding_table, shape=(10, 4), dtype=Float32, "
                     "requires_grad=True), dtype=Float32, padding_idx=2")
+
+
+def test_matmul_cell_transposes_broadcasts_and_dots_vectors():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.arange(12, dtype=np.float32).reshape(4, 3)
+    out = nn.MatMul(transpose_x2=True)(ms.Tensor(a), ms.Tensor(b))
+    np.testing.assert_allclose(out.asnumpy(), a @ b.T)
+    v = np.array([1.0, 2.0, 3.0], np.float32)
+    assert float(nn.MatMul()(ms.Tensor(v), ms.Tensor(v))) == 14.0
+    assert nn.MatMul()(ms.Tensor(np.ones((2, 1, 2, 3), np.float32)),
+                       ms.Tensor(np.ones((5, 3, 4), np.float32))).shape == (2, 5, 2, 4)
+
+
+def test_matmul_cell_rejects_mismatched_inner_dims_and_bad_flags():
+    with pytest.raises(ValueError, match=r"MatMul.*\(2, 3\) and \(2, 3\)"):
+        nn.MatMul()(ms.Tensor(np.ones((2, 3), np.float32)), ms.Tensor(np.ones((2, 3), np.float32)))
+    with pytest.raises(TypeError, match="'transpose_x1' must be a bool"):
+        nn.MatMul(transpose_x1=1)

@@ -105,3 +105,11 @@ def test_parameter_tuple_attribute_with_two_members_of_one_name_raises():
 
     with pytest.raises(ValueError, match="its name 'a' already exists"):
         Net()
+
+
+def test_parameter_value_is_a_tensor_snapshot_for_mindspore_code():
+    p = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="p")
+    v = p.value()
+    assert type(v) is ms.Tensor and v.asnumpy().tolist() == [1.0, 2.0]
+    p.set_data(ms.Tensor(np.array([3.0, 4.0], np.float32)))
+    assert p.value().asnumpy().tolist() == [3.0, 4.0]

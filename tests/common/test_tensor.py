@@ -304,6 +304,62 @@ def test_register_hook_on_an_intermediate_tensor_scales_the_gradient_through_it(
         ms.Tensor([1.0]).register_hook(3)
 
 
+class _TwoWeights(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w1 = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="w1")
+        self.w2 = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="w2")
+
+    def construct(self, x):
+        unused = x * self.w2  # noqa: F841 - w2 gets a zero gradient
+        return x * self.w1
+
+
+def test_hooks_on_parameters_see_their_whole_gradient_even_when_it_is_zero(mode):
+    net = _TwoWeights()
+    seen = []
+    net.w1.register_hook(lambda g: g * 2)
+    net.w2.register_hook(lambda g: seen.append(g.shape))  # in GRAPH mode hooks see traced values
+    g1, g2 = ms.ops.GradOperation(get_by_list=True)(net, net.trainable_params())(
+        ms.Tensor(np.array([3.0, 4.0], np.float32)))
+    assert g1.tolist() == [6.0, 8.0] and g2.tolist() == [0.0, 0.0]
+    assert seen == [(2,)]
+
+
+def test_a_hook_removed_before_the_backward_pass_does_not_run():
+    def f(x):
+        y1, y2 = ms.ops.split(x, 2)
+        y1.register_hook(lambda g: g * 2)
+        handle = y1.register_hook(lambda g: g * 3)
+        y2.register_hook(lambda g: g * 3)
+        assert len(y1.hooks()) == 2 and len(y2.hooks()) == 1
+        handle.remove()
+        assert len(y1.hooks()) == 1
+        return y1 + y2
+
+    g = ms.ops.GradOperation()(f)(ms.Tensor(np.arange(4, dtype=np.float32)))
+    assert g.tolist() == [2.0, 2.0, 3.0, 3.0]
+
+
+def test_hooks_lists_a_leafs_live_hooks_and_runs_them_in_registration_order():
+    x = ms.Tensor(np.array([1.0], np.float32))
+    calls = []
+    first = x.register_hook(lambda g: calls.append("first") or g + 1)
+    x.register_hook(lambda g: calls.append("second") or g * 10)
+    assert len(x.hooks()) == 2
+    assert ms.grad(lambda v: v * 2)(x).tolist() == [30.0]  # (2 + 1) * 10
+    assert calls == ["first", "second"]
+    first.remove()
+    assert len(x.hooks()) == 1
+    assert ms.Tensor([1.0]).hooks() == []
+
+
+def test_a_parameter_that_requires_no_grad_takes_no_hook():
+    p = ms.Parameter(ms.Tensor(np.array([2.0], np.float32)), requires_grad=False)
+    with pytest.raises(RuntimeError, match="requires grad is false, which can not register tensor hook"):
+        p.register_hook(lambda g: g)
+
+
 def test_a_built_in_construct_called_directly_returns_tensors():
     out = nn.ReLU().construct(ms.Tensor(np.array([-1.0, 2.0], np.float32)))
     assert type(out) is ms.Tensor and out.tolist() == [0.0, 2.0]

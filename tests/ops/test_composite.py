@@ -87,3 +87,29 @@ def test_functional_module_holds_the_newer_ops_as_mindspore_f_does():
     np.testing.assert_array_equal(F.tril(jnp.ones((2, 2))), [[1, 0], [1, 1]])
     assert F.all is ms.ops.all and "tril" in F.__all__
     assert F.reshape(jnp.arange(6), (2, 3)).shape == (2, 3)  # built-in all()/any() checks inside still work
+
+
+_SIGN_PICK = C.MultitypeFuncGraph("sign_pick")
+
+
+@_SIGN_PICK.register("Tensor", "Tuple")
+def _pick_by_sign(x, pair):
+    if x > 0:  # a tensor condition: GRAPH mode converts it like construct's own
+        return pair[0]
+    return pair[1]
+
+
+def test_registered_functions_with_tensor_conditions_compile_in_graph_mode(mode):
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.hyper_map = C.HyperMap(_SIGN_PICK)
+
+        def construct(self, x, y, z):
+            return self.hyper_map((x, y), ((z, x), (y, z)))
+
+    x, y, z = ms.Tensor(2.0), ms.Tensor(-3.0), ms.Tensor(5.0)
+    out = Net()(x, y, z)
+    assert [float(o) for o in out] == [5.0, 5.0]
+    grads = ms.ops.GradOperation(get_all=True)(Net())(x, y, z)
+    assert [float(g) for g in grads] == [0.0, 0.0, 2.0]

@@ -214,3 +214,64 @@ def test_bprop_and_recompute_cells_run_converted_control_flow_in_graph_mode(mode
     np.testing.assert_allclose(g, [3.0, 3.0])
     np.testing.assert_allclose(Clipped()(jnp.ones(2)), [2.0, 2.0])
     np.testing.assert_allclose(Remat()(jnp.ones(2)), [8.0, 8.0])
+
+
+# -- bprop results are fitted to the inputs, custom_vjp ------------------------------------------
+class _AddWithBroadcastBprop(nn.Cell):
+    def construct(self, x, y):
+        return x + y
+
+    def bprop(self, x, y, out, dout):
+        g = ms.Tensor(np.array([[1, 1, 1], [1, 1, 1], [2, 2, 2]], np.int64))
+        return g, g
+
+
+def test_bprop_gradients_are_summed_to_the_input_shape_and_cast_to_its_dtype(mode):
+    x = ms.Tensor(np.full(3, 3.0, np.float32))
+    y = ms.Tensor(np.ones((3, 3), np.float32))
+    gx, gy = ms.ops.GradOperation(get_all=True)(_AddWithBroadcastBprop())(x, y)
+    assert gx.dtype == ms.float32 and gy.dtype == ms.float32
+    np.testing.assert_allclose(gx.asnumpy(), [4.0, 4.0, 4.0])
+    np.testing.assert_allclose(gy.asnumpy(), [[1, 1, 1], [1, 1, 1], [2, 2, 2]])
+
+
+def test_bprop_gradient_that_is_no_broadcast_of_the_input_names_the_cell(mode):
+    class Bad(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+        def bprop(self, x, out, dout):
+            return (ms.Tensor(np.ones((2, 4), np.float32)),)
+
+    with pytest.raises(ValueError, match=r"Bad.*shape \(2, 4\) but the input has shape \(3,\)"):
+        grad(Bad())(ms.Tensor(np.ones(3, np.float32)))
+
+
+def test_custom_vjp_function_uses_its_backward_rule(mode):
+    from mindjax.ops.function.grad.grad_func import custom_vjp
+
+    @custom_vjp
+    def mul_add(x, y):
+        return 2 * x + y
+
+    mul_add.defbwd(lambda x, y, out, dout: (2 * dout, 2 * y))
+    x, y = ms.Tensor([1.0]), ms.Tensor([2.0])
+    np.testing.assert_allclose(mul_add(x, y).asnumpy(), [4.0])
+    gx, gy = grad(lambda a, b: mul_add(a, b) + a, (0, 1))(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), [3.0])
+    np.testing.assert_allclose(gy.asnumpy(), [4.0])
+    _, vjp_fn = ms.vjp(mul_add, x, y)
+    np.testing.assert_allclose(vjp_fn(ms.Tensor([3.0]))[0].asnumpy(), [6.0])
+
+
+def test_custom_vjp_without_a_backward_rule_says_to_call_defbwd():
+    from mindjax.ops.function.grad.grad_func import custom_vjp
+
+    def twice(x):
+        return 2 * x
+
+    wrapped = custom_vjp(twice)
+    with pytest.raises(RuntimeError, match=r"'twice'.*defbwd"):
+        grad(wrapped)(ms.Tensor([1.0]))
+    with pytest.raises(TypeError, match="'bwd' must be a function"):
+        wrapped.defbwd(3)

@@ -27,7 +27,7 @@ from mindjax.common.random import next_key
 from mindjax.common.tensor import as_array as _arr
 from mindjax.ops.functional_array import gather_d
 
-__all__ = ["Dropout2d", "Pad", "ZeroPad2d", "Upsample", "OneHot", "Tril", "Triu", "Range", "Norm",
+__all__ = ["Dropout2d", "Pad", "ZeroPad2d", "Upsample", "OneHot", "Tril", "Triu", "Range", "MatMul", "Norm",
            "ClipByNorm", "Unfold", "FocalLoss", "DiceLoss"]
 
 
@@ -346,6 +346,43 @@ class Range(Cell):
 
     def construct(self) -> jax.Array:
         return jnp.asarray(self._data)
+
+
+class MatMul(Cell):
+    """The matrix product of two inputs (MindSpore's deprecated ``nn.MatMul``; ``ops.matmul`` replaces it).
+
+    Batch dimensions broadcast; a 1-D input is a vector (two 1-D inputs give
+    their dot product).
+
+    Arguments:
+        transpose_x1: transpose the last two dims of the first input first.
+        transpose_x2: transpose the last two dims of the second input first.
+
+    Raises:
+        TypeError: a flag is not a bool.
+        ValueError: the inner dimensions differ (raised when called).
+    """
+
+    def __init__(self, transpose_x1: bool = False, transpose_x2: bool = False) -> None:
+        super().__init__()
+        for name, value in (("transpose_x1", transpose_x1), ("transpose_x2", transpose_x2)):
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'MatMul', '{name}' must be a bool, got {type(value).__name__}")
+        self.transpose_x1 = transpose_x1
+        self.transpose_x2 = transpose_x2
+
+    def construct(self, x1: Any, x2: Any) -> jax.Array:
+        a, b = _arr(x1), _arr(x2)
+        if self.transpose_x1 and a.ndim > 1:
+            a = jnp.swapaxes(a, -1, -2)
+        if self.transpose_x2 and b.ndim > 1:
+            b = jnp.swapaxes(b, -1, -2)
+        k_b = b.shape[0] if b.ndim == 1 else b.shape[-2]
+        if a.ndim == 0 or b.ndim == 0 or a.shape[-1] != k_b:
+            raise ValueError(f"{self._where()}, the inputs' inner dimensions must agree, got shapes "
+                             f"{tuple(a.shape)} and {tuple(b.shape)} (transpose_x1={self.transpose_x1}, "
+                             f"transpose_x2={self.transpose_x2})")
+        return jnp.matmul(a, b)
 
 
 def _axes(axis: Any, cls_name: str) -> tuple[int, ...] | None:

@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 
 from mindjax.cells.state import Effects, run_functional
+from mindjax.common.tensor_hooks import apply_leaf_hooks
 from mindjax.common.variable import Variable
 
 
@@ -64,5 +65,7 @@ def vjp_of_variables(fn: Callable[..., Any], weights: Sequence[Variable], args: 
         cotangent = jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(out),
                                                  jax.tree_util.tree_leaves(cotangent))
     weight_grads, arg_grads = pullback(cotangent)
+    # A hook on a Parameter (Parameter.register_hook) sees and may replace its whole gradient.
+    weight_grads = [apply_leaf_hooks(w, g) for w, g in zip(weights, weight_grads)]
     effects.commit(new_values)
     return out, tuple(weight_grads), tuple(arg_grads)

@@ -1,4 +1,4 @@
 """``mindspore.nn.layer.math`` (implemented in :mod:`mindjax.cells.layers.extra`)."""
-from mindjax.cells.layers.extra import Range
+from mindjax.cells.layers.extra import MatMul, Range
 
-__all__ = ["Range"]
+__all__ = ["Range", "MatMul"]

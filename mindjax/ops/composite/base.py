@@ -126,6 +126,7 @@ class MultitypeFuncGraph:
         self.name = name
         self._entries: list[tuple[tuple[str, ...], Callable[..., Any]]] = []
         self._checks: list[tuple[Callable[[Any], bool], ...]] = []
+        self._converted: dict[Callable[..., Any], Callable[..., Any]] = {}
         del read_value
 
     def register(self, *type_names: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -143,11 +144,34 @@ class MultitypeFuncGraph:
     def __call__(self, *args: Any) -> Any:
         for (names, fn), checks in zip(self._entries, self._checks):
             if len(names) == len(args) and all(check(a) for check, a in zip(checks, args)):
+                if _traced(args):
+                    fn = self._graph_version(fn)
                 return fn(*args)
         got = tuple(_type_name(a) for a in args)
         known = [names for names, _ in self._entries]
         raise TypeError(f"For '{self.name}', no implementation is registered for argument types {got}; "
                         f"registered: {known}")
+
+
+    def _graph_version(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` with its tensor-dependent ``if``/``while``/``for`` converted, as GRAPH mode
+        compiles it (MindSpore parses registered functions like any other)."""
+        converted = self._converted.get(fn)
+        if converted is None:
+            # Lazy: the converter sits in transforms, above ops; this module (MindSpore's
+            # ops.composite) already reaches up for GradOperation.
+            from mindjax.transforms.control_flow import convert_function
+
+            converted = self._converted[fn] = convert_function(fn)
+        return converted
+
+
+def _traced(args: tuple[Any, ...]) -> bool:
+    """Whether a call's arguments hold traced values (it runs inside a compiled program)."""
+    for leaf in jax.tree_util.tree_leaves(args):
+        if isinstance(leaf, jax.core.Tracer):
+            return True
+    return False
 
 
 class Partial(Primitive):
