@@ -1,4 +1,5 @@
 """Pipeline stages hold only their own weights and optimizer state (8 virtual devices, 2 per stage or 4)."""
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -17,13 +18,13 @@ def _semi_auto(stages, scheduler="1f1b"):
 def _bytes_per_device(params):
     out = {}
     for p in params:
-        for shard in p.value().addressable_shards:
+        for shard in jnp.asarray(p).addressable_shards:
             out[shard.device.id] = out.get(shard.device.id, 0) + shard.data.nbytes
     return out
 
 
 def _devices_of(p):
-    return sorted(s.device.id for s in p.value().addressable_shards)
+    return sorted(s.device.id for s in jnp.asarray(p).addressable_shards)
 
 
 def _assert_stage_local(pairs, stages, total_bytes):

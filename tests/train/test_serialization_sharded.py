@@ -1,5 +1,6 @@
 """Sharded checkpoints (orbax): save on a 2x4 mesh, restore onto a 1x8 mesh."""
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
@@ -23,7 +24,7 @@ def test_save_on_2x4_mesh_restores_onto_1x8_mesh(tmp_path):
     assert len(jax.devices()) >= 8
     src = nn.Dense(8, 16)
     _place(src, _mesh(2, 4), {"weight": P("dp", "mp"), "bias": P("mp")})
-    assert len(src.weight.value().sharding.device_set) == 8
+    assert len(jnp.asarray(src.weight).sharding.device_set) == 8
     path = str(tmp_path / "dense.ckpt")
     save_checkpoint(src, path, integrated_save=False, append_dict={"epoch_num": 4, "note": "sharded"})
     assert (tmp_path / "dense.ckpt").is_dir()
@@ -34,7 +35,7 @@ def test_save_on_2x4_mesh_restores_onto_1x8_mesh(tmp_path):
     loaded = load_checkpoint(path, net=dst)
     assert loaded["note"] == "sharded" and loaded["epoch_num"] == 4
     for name in ("weight", "bias"):
-        restored = getattr(dst, name).value()
+        restored = jnp.asarray(getattr(dst, name))
         np.testing.assert_array_equal(np.asarray(restored), np.asarray(getattr(src, name).value()))
         assert restored.sharding == NamedSharding(target, P(None, "mp") if name == "weight" else P("mp"))
     x = ms.Tensor(np.ones((2, 8), np.float32))
