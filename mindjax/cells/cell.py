@@ -132,6 +132,23 @@ def _is_builtin_construct(cls: type) -> bool:
     return found
 
 
+def _runs_as_one_program(cell: "Cell") -> bool:
+    """Whether a PYNATIVE call of ``cell`` may run as one compiled program.
+
+    True when every Cell of its tree has MindJAX's own construct and none has a hook, a
+    ``bprop``, recompute, mixed precision or per-device collectives: nothing in the call is
+    user code that PYNATIVE must run eagerly (a ``print``, ``asnumpy()``, Python control flow
+    on values), so compiling it changes nothing but its speed.
+    """
+    d = cell.__dict__
+    if not _is_builtin_construct(type(cell)) or d["_forward_pre_hooks"] or d["_forward_hooks"] \
+            or d["_backward_hooks"] or d["_backward_pre_hooks"] or d["_recompute"] \
+            or d["_mixed_dtype"] is not None or d["_amp_policy"] is not None or _has_bprop(type(cell)) \
+            or d.get("_dynamic_inputs") or context._PARALLEL["parallel_mode"] != "stand_alone":
+        return False
+    return all(_runs_as_one_program(child) for child in d["_cells"].values() if child is not None)
+
+
 class Cell:
     """Base class of every network layer and model.
 
@@ -503,8 +520,12 @@ class Cell:
                              f"construct(self, *inputs)")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if context._MODE[0] == context.GRAPH_MODE and not context.in_compiled():
-            return UPCALLS.compiled_cell_call(self, args, kwargs)  # transforms sit above cells
+        if not context.in_compiled():
+            if context._MODE[0] == context.GRAPH_MODE:
+                return UPCALLS.compiled_cell_call(self, args, kwargs)  # transforms sit above cells
+            if _runs_as_one_program(self):
+                out = UPCALLS.builtin_cell_call(self, args, kwargs)
+                return wrap(out) if in_user_code() and not jax_inputs(args, kwargs) else unwrap(out)
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

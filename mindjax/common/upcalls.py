@@ -30,6 +30,9 @@ class Upcalls:
     Attributes:
         compiled_cell_call: ``(cell, args, kwargs) -> output``: run a Cell as
             one compiled program (GRAPH mode); from ``mindjax.transforms.jit``.
+        builtin_cell_call: ``(cell, args, kwargs) -> output``: run a built-in
+            Cell (no user code in its tree) as one compiled program in PYNATIVE
+            mode; from ``mindjax.transforms.jit``.
         backward_rules: ``(cell, args, kwargs) -> output``: run a construct
             under its ``bprop``, backward hooks or recompute; from
             ``mindjax.transforms.custom_grad``.
@@ -59,11 +62,12 @@ class Upcalls:
             Variables; from ``mindjax.parallel.stage_state``.
     """
 
-    __slots__ = ("compiled_cell_call", "backward_rules", "converted_construct", "shard_cell",
+    __slots__ = ("compiled_cell_call", "builtin_cell_call", "backward_rules", "converted_construct", "shard_cell",
                  "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope",
                  "state_layout", "per_device_call", "per_device_runner")
 
     compiled_cell_call: CellCall | None
+    builtin_cell_call: CellCall | None
     backward_rules: CellCall | None
     converted_construct: CellCall | None
     shard_cell: Callable[[Any, Any, Any, Any], None] | None

@@ -299,8 +299,12 @@ class CompiledFunction:
             out = Tensor._wrap(out)
         elif static:
             out = unbox_static(out)
-        for i, val in zip(written, new):
-            object.__setattr__(variables[i], "_raw", val)
+        if current_tracker() is None:
+            for i, val in zip(written, new):
+                object.__setattr__(variables[i], "_raw", val)
+        else:  # an enclosing functional run (eager grad) records the writes and hands them back
+            for i, val in zip(written, new):
+                variables[i]._value = val
         if layout is not None:
             layout.store(variables)
         if changed:
@@ -400,6 +404,27 @@ def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any])
     else:
         compiled = cache.current
     return compiled.call_split(dynamic, key, args, kwargs)
+
+
+def call_builtin_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Run a built-in Cell (a layer, loss or optimizer of MindJAX's own) as one compiled program
+    in PYNATIVE mode.
+
+    Its construct is MindJAX's code, with no Python side effects a user could see, so one
+    program per input signature replaces the program per operation that eager JAX would
+    compile and dispatch; the result, the state it writes and its gradients are the same.
+    Under an eager gradient (traced inputs) the program is differentiated as one call.
+    """
+    dynamic, key = _split_args(args, kwargs)
+    cache = cell.__dict__["_compiled_cache"]
+    if cache is None or cache.version != structure_version():
+        compiled = compiled_for_cell(cell)
+    else:
+        compiled = cache.current
+    return compiled.call_split(dynamic, key, args, kwargs)
+
+
+register_upcall("builtin_cell_call", call_builtin_cell_compiled)
 
 
 def _is_traced(dynamic: list[Any], key: Any) -> bool:
