@@ -1,30 +1,52 @@
-"""AUTO_PARALLEL in ``Model.train``: search the plan on the first batch and run it.
+"""AUTO_PARALLEL for every compiled call: the plan of the Cells a program calls, searched once per signature.
 
-With ``ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.AUTO_PARALLEL)``
-the training Cell's loss network (``TrainOneStepCell.network``) is wrapped in
-an :class:`~mindjax.parallel.auto.plan.AutoParallelCell` whose plan is searched
-(and verified against XLA) on the first batch's shapes. Each Parameter, and
-each optimizer state of a Parameter, is then laid out as the plan says, so
-the compiled step keeps them there between steps.
+As in MindSpore, ``set_auto_parallel_context(parallel_mode=AUTO_PARALLEL)``
+governs every graph that is compiled: ``Model.train``'s step, a
+``TrainOneStepCell`` (or any Cell) called in GRAPH mode, and ``ms.jit``
+functions and methods. Each of these compiled programs asks this module
+(through ``UPCALLS.parallel_plan``, see :class:`mindjax.transforms.jit.ParallelPlanning`)
+for its plan once per input signature, before it is traced:
+
+1. the program is traced abstractly while :class:`_Discovery` watches the Cells
+   it calls: the outermost Cells holding trainable Parameters are planned,
+   looking through training wrappers (``TrainOneStepCell``: its ``network`` is
+   planned, as MindSpore plans the forward graph and derives the backward);
+   optimizers and Cells without Parameters run as written;
+2. each planned Cell gets an :class:`~mindjax.parallel.auto.plan.AutoParallelCell`
+   whose plan is searched (and verified against XLA) on the shapes seen, and its
+   Parameters, and the optimizer states that follow them, are laid out as the
+   plan says;
+3. the real trace runs in the plan's scope, where those Cells' calls run their
+   plans (:class:`_Routes`), and the program's written state keeps its layout.
+
+A Cell called eagerly in PYNATIVE mode cannot be searched: ``Cell.__call__``
+warns once.
 
 Example:
+    >>> ms.set_context(mode=ms.GRAPH_MODE)                                   # doctest: +SKIP
     >>> ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.AUTO_PARALLEL,
     ...                              search_mode="recursive_programming")   # doctest: +SKIP
-    >>> Model(net, loss, opt).train(1, dataset)                              # doctest: +SKIP
+    >>> step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)          # doctest: +SKIP
+    >>> step(x, y); get_strategy(step)["parameters"]                         # doctest: +SKIP
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import weakref
+from typing import Any, Callable, Sequence
 
 import jax
+from jax.sharding import NamedSharding
 
 from mindjax import context
 from mindjax.cells.cell import Cell
-from mindjax.cells.state import bump_structure_version
+from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.common.tensor import Tensor
+from mindjax.common.upcalls import NOT_PLANNED, UPCALLS, register_upcall
+from mindjax.common.variable import Variable
 from mindjax.parallel.auto.cost import CostModel
-from mindjax.parallel.auto.plan import AutoParallelCell, default_mesh
+from mindjax.parallel.auto.plan import AutoParallelCell, default_mesh, record_plan
 
-__all__ = ["auto_parallel_active", "prepare_train_cell"]
+__all__ = ["auto_parallel_active", "CallPlan", "plan_compiled_call"]
 
 
 def auto_parallel_active() -> bool:
@@ -32,15 +54,16 @@ def auto_parallel_active() -> bool:
     return context.get_auto_parallel_context("parallel_mode") == "auto_parallel"
 
 
-def _optimizers(cell: Cell) -> list[Any]:
-    from mindjax.cells.optim.optimizer import Optimizer
+def _is_training_wrapper(cell: Cell) -> bool:
+    """A Cell that runs ``network`` and then ``optimizer`` (``TrainOneStepCell`` and its kin)."""
+    d = cell.__dict__
+    return isinstance(d.get("network"), Cell) and d.get("optimizer") is not None
 
-    return [sub for _, sub in cell.cells_and_names() if isinstance(sub, Optimizer)]
 
-
-def _states_per_weight(cell: Cell) -> int:
+def _states_per_weight(optimizers: Sequence[Optimizer]) -> int:
+    """How many arrays the optimizers keep per weight (Momentum 1, Adam 2)."""
     counts = []
-    for opt in _optimizers(cell):
+    for opt in optimizers:
         weights = list(opt.parameters)
         ids = {id(w) for w in weights}
         states = [p for p in opt.get_parameters() if id(p) not in ids and p.ndim > 0]
@@ -49,36 +72,195 @@ def _states_per_weight(cell: Cell) -> int:
     return max(counts) if counts else 1
 
 
-def prepare_train_cell(cell: Cell, batch: Sequence[Any], dim: int = 0) -> bool:
-    """In ``AUTO_PARALLEL``, wrap ``cell``'s loss network in its searched plan (once).
+def _struct(x: Any) -> Any:
+    raw = x._raw if isinstance(x, Tensor) else x
+    if hasattr(raw, "shape") and hasattr(raw, "dtype"):
+        return jax.ShapeDtypeStruct(tuple(raw.shape), raw.dtype)
+    return raw
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+class _Discovery:
+    """Watches the Cells an abstract trace of a program calls; records those to plan."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[Cell, tuple[Any, ...]]] = []
+        self.optimizers: list[Optimizer] = []
+        self.wrappers: list[Cell] = []
+        self._suspended = False
+
+    def __call__(self, cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._suspended:
+            return NOT_PLANNED
+        if isinstance(cell, Optimizer):
+            self.optimizers.append(cell)
+            return self._run_as_written(cell, args, kwargs)
+        if _is_training_wrapper(cell):
+            self.wrappers.append(cell)
+            self.optimizers.append(cell.__dict__["optimizer"])
+            return NOT_PLANNED  # its construct runs; the Cells it calls are watched
+        if not isinstance(cell, AutoParallelCell) and not kwargs and cell.trainable_params():
+            structs = jax.tree_util.tree_map(_struct, args, is_leaf=_is_tensor)
+            if all(isinstance(x, jax.ShapeDtypeStruct) for x in jax.tree_util.tree_leaves(structs)):
+                self.found.append((cell, structs))
+        return self._run_as_written(cell, args, kwargs)
+
+    def _run_as_written(self, cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        self._suspended = True
+        try:
+            return cell(*args, **kwargs)
+        finally:
+            self._suspended = False
+
+    def __enter__(self) -> "_Discovery":
+        self._previous = UPCALLS.planned_cell_call
+        register_upcall("planned_cell_call", self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        register_upcall("planned_cell_call", self._previous)
+
+
+class _Routes:
+    """While a planned program traces: its planned Cells' calls run their plans."""
+
+    def __init__(self, planners: dict[int, AutoParallelCell]) -> None:
+        self.planners = planners
+        self._suspended = False
+        self._previous: list[Any] = []
+
+    def __call__(self, cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        planner = None if self._suspended or kwargs else self.planners.get(id(cell))
+        if planner is None:
+            return NOT_PLANNED
+        self._suspended = True  # the plan's own trace (a new signature) calls the Cell as written
+        try:
+            return planner(*args)
+        finally:
+            self._suspended = False
+
+    def __enter__(self) -> None:
+        current = UPCALLS.planned_cell_call
+        self._previous.append(current)
+        if not isinstance(current, _Discovery):  # an abstract trace for a new signature: no routes
+            register_upcall("planned_cell_call", self)
+
+    def __exit__(self, *exc: Any) -> None:
+        register_upcall("planned_cell_call", self._previous.pop())
+
+
+class CallPlan:
+    """The plans of one compiled program: which Cells run which plan, and the state's layouts.
 
     Arguments:
-        cell: the training Cell (``TrainOneStepCell`` or any Cell with ``network``
-            and ``optimizer``).
-        batch: the first batch (arrays), or a stacked sink block when ``dim`` is 1.
-        dim: the batch dimension of the arrays (1 for a sink block).
+        planners: per planned Cell (by id), its :class:`AutoParallelCell`.
+        pinned: per Variable laid out by a plan (by id), its sharding.
+    """
+
+    def __init__(self, planners: dict[int, AutoParallelCell], pinned: dict[int, NamedSharding]) -> None:
+        self.routes = _Routes(planners)
+        self.pinned = pinned
+
+    def add(self, other: "CallPlan") -> "CallPlan":
+        """This plan extended by another signature's."""
+        self.routes.planners.update(other.routes.planners)
+        self.pinned.update(other.pinned)
+        return self
+
+    def scope(self) -> _Routes:
+        """The context the program's real trace runs in."""
+        return self.routes
+
+    def pin(self, variables: Sequence[Variable], values: list[Any]) -> list[Any]:
+        """The Variables' new values, each constrained to the layout its plan gave it."""
+        pinned = self.pinned
+        return [val if id(var) not in pinned or not hasattr(val, "ndim")
+                else jax.lax.with_sharding_constraint(val, pinned[id(var)])
+                for var, val in zip(variables, values)]
+
+
+# A planned Cell -> its AutoParallelCell per (training, optimizer states): a Cell called by several
+# programs is searched once per signature and way of use.
+_PLANNERS: "weakref.WeakKeyDictionary[Cell, dict[tuple[bool, int], AutoParallelCell]]" = \
+    weakref.WeakKeyDictionary()
+# Per caller, the CallPlan so far: a program's plans for several signatures share the routes.
+_CALL_PLANS: "weakref.WeakKeyDictionary[Any, CallPlan]" = weakref.WeakKeyDictionary()
+
+
+def _planner(cell: Cell, training: bool, states: int) -> AutoParallelCell:
+    per_use = _PLANNERS.setdefault(cell, {})
+    planner = per_use.get((training, states))
+    if planner is None:
+        mesh = default_mesh()
+        mode = context.get_auto_parallel_context("search_mode")
+        planner = per_use[(training, states)] = AutoParallelCell(
+            cell, mesh=mesh, search_mode=mode, verify=True, training=training, optimizer_states=states,
+            cost_model=CostModel(dict(mesh.shape), optimizer_states=states))
+    return planner
+
+
+def _follow_weights(optimizers: Sequence[Optimizer], pinned: dict[int, NamedSharding]) -> None:
+    """Lay each optimizer state out as the weight it was cloned from (MindSpore's rule)."""
+    for opt in optimizers:
+        for state in opt.get_parameters():
+            follow = getattr(state, "_followed_layout", None)
+            weight = follow() if follow is not None else None
+            if weight is None or id(weight) not in pinned or id(state) in pinned:
+                continue
+            raw = state._raw
+            if raw is None or isinstance(raw, jax.core.Tracer) or tuple(raw.shape) != tuple(weight.shape):
+                continue
+            sharding = pinned[id(weight)]
+            object.__setattr__(state, "_raw", jax.device_put(raw, sharding))
+            pinned[id(state)] = sharding
+
+
+def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | None:
+    """The ``parallel_plan`` upcall: in ``AUTO_PARALLEL``, plan the Cells a compiled program calls.
+
+    Arguments:
+        caller: what the user called (a Cell, an ``ms.jit`` function, ``Model``'s training Cell);
+            ``get_strategy(caller)`` then shows the plan.
+        discover: traces the program abstractly (see :class:`mindjax.transforms.jit.ParallelPlanning`).
 
     Returns:
-        True when the Cell was wrapped now (its state layouts changed).
+        the program's :class:`CallPlan` (all its signatures so far), or None when nothing is planned.
     """
     if not auto_parallel_active():
-        return False
-    network = getattr(cell, "network", None)
-    if not isinstance(network, Cell) or isinstance(network, AutoParallelCell) \
-            or getattr(cell, "optimizer", None) is None:
-        return False
-    structs = [jax.ShapeDtypeStruct(tuple(x.shape)[dim:], x.dtype) for x in batch]
-    mesh = default_mesh()
-    states = _states_per_weight(cell)
-    mode = context.get_auto_parallel_context("search_mode")
-    wrapped = AutoParallelCell(network, mesh=mesh, search_mode=mode, verify=True,
-                               optimizer_states=states,
-                               cost_model=CostModel(dict(mesh.shape), optimizer_states=states))
-    wrapped.plan_for(*structs)  # lays the Parameters out; their optimizer states follow
-    # Registered by hand: assigning through Cell.__setattr__ would prefix the
-    # Parameters' names when the owner uses auto_prefix.
-    _, cells = cell._registries()
-    cells["network"] = wrapped
-    cell.__dict__["network"] = wrapped
-    bump_structure_version()
-    return True
+        return None
+    with _Discovery() as seen:
+        discover()
+    if not seen.found:
+        return None
+    training = bool(seen.optimizers)
+    states = _states_per_weight(seen.optimizers)
+    planners: dict[int, AutoParallelCell] = {}
+    pinned: dict[int, NamedSharding] = {}
+    for cell, structs in seen.found:
+        planner = _planner(cell, training, states)
+        plan = planner.plan_for(*structs)  # searched once per signature; lays the Parameters out
+        planners[id(cell)] = planner
+        for var, name in zip(plan.program.variables, plan.program.names):
+            spec = plan.param_specs.get(name)
+            if spec is not None:
+                pinned[id(var)] = NamedSharding(plan.mesh, spec)
+        for owner in [caller, *seen.wrappers]:
+            if owner is not None:
+                record_plan(owner, plan)
+    _follow_weights(seen.optimizers, pinned)
+    call_plan = CallPlan(planners, pinned)
+    if caller is not None:
+        try:
+            known = _CALL_PLANS.get(caller)
+            if known is not None:
+                call_plan = known.add(call_plan)
+            _CALL_PLANS[caller] = call_plan
+        except TypeError:  # a caller that takes no weak reference keeps no history
+            pass
+    return call_plan
+
+
+register_upcall("parallel_plan", plan_compiled_call)
