@@ -35,7 +35,7 @@ import weakref
 from typing import Any, Callable, Sequence
 
 import jax
-from jax.sharding import NamedSharding
+from jax.sharding import NamedSharding, PartitionSpec
 
 from mindjax import context
 from mindjax.cells.cell import Cell
@@ -87,13 +87,16 @@ class _Discovery:
     """Watches the Cells an abstract trace of a program calls; records those to plan."""
 
     def __init__(self) -> None:
-        self.found: list[tuple[Cell, tuple[Any, ...]]] = []
+        # (Cell, input structs, whether a training wrapper called it)
+        self.found: list[tuple[Cell, tuple[Any, ...], bool]] = []
         self.optimizers: list[Optimizer] = []
         self.wrappers: list[Cell] = []
         self._suspended = False
+        self._in_wrapper = 0
+        self._skip: set[int] = set()
 
     def __call__(self, cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if self._suspended:
+        if self._suspended or id(cell) in self._skip:
             return NOT_PLANNED
         if isinstance(cell, Optimizer):
             self.optimizers.append(cell)
@@ -101,12 +104,24 @@ class _Discovery:
         if _is_training_wrapper(cell):
             self.wrappers.append(cell)
             self.optimizers.append(cell.__dict__["optimizer"])
-            return NOT_PLANNED  # its construct runs; the Cells it calls are watched
+            self._in_wrapper += 1
+            try:  # its construct runs; the Cells it calls are watched
+                return self._run_unwatched(cell, args, kwargs)
+            finally:
+                self._in_wrapper -= 1
         if not isinstance(cell, AutoParallelCell) and not kwargs and cell.trainable_params():
             structs = jax.tree_util.tree_map(_struct, args, is_leaf=_is_tensor)
             if all(isinstance(x, jax.ShapeDtypeStruct) for x in jax.tree_util.tree_leaves(structs)):
-                self.found.append((cell, structs))
+                self.found.append((cell, structs, self._in_wrapper > 0))
         return self._run_as_written(cell, args, kwargs)
+
+    def _run_unwatched(self, cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        # This Cell as written, the Cells it calls still watched: out of the slot for this one call.
+        self._skip.add(id(cell))
+        try:
+            return cell(*args, **kwargs)
+        finally:
+            self._skip.discard(id(cell))
 
     def _run_as_written(self, cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         self._suspended = True
@@ -184,21 +199,28 @@ class CallPlan:
 
 # A planned Cell -> its AutoParallelCell per (training, optimizer states): a Cell called by several
 # programs is searched once per signature and way of use.
-_PLANNERS: "weakref.WeakKeyDictionary[Cell, dict[tuple[bool, int], AutoParallelCell]]" = \
+_PLANNERS: "weakref.WeakKeyDictionary[Cell, dict[tuple[bool, int, bool], AutoParallelCell]]" = \
     weakref.WeakKeyDictionary()
 # Per caller, the CallPlan so far: a program's plans for several signatures share the routes.
 _CALL_PLANS: "weakref.WeakKeyDictionary[Any, CallPlan]" = weakref.WeakKeyDictionary()
 
 
-def _planner(cell: Cell, training: bool, states: int) -> AutoParallelCell:
+# Outputs that leave a planned Cell for code the search does not see (an ms.jit function's loss, the
+# user of a GRAPH-mode call) are whole arrays: the search prices gathering them.
+_WHOLE_OUTPUTS = (PartitionSpec(),) * 64
+
+
+def _planner(cell: Cell, training: bool, states: int, in_wrapper: bool) -> AutoParallelCell:
     per_use = _PLANNERS.setdefault(cell, {})
-    planner = per_use.get((training, states))
+    use = (training, states, in_wrapper)
+    planner = per_use.get(use)
     if planner is None:
         mesh = default_mesh()
         mode = context.get_auto_parallel_context("search_mode")
-        planner = per_use[(training, states)] = AutoParallelCell(
+        outputs = None if in_wrapper else _WHOLE_OUTPUTS
+        planner = per_use[use] = AutoParallelCell(
             cell, mesh=mesh, search_mode=mode, verify=True, training=training, optimizer_states=states,
-            cost_model=CostModel(dict(mesh.shape), optimizer_states=states))
+            cost_model=CostModel(dict(mesh.shape), optimizer_states=states), output_specs=outputs)
     return planner
 
 
@@ -239,8 +261,8 @@ def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | N
     states = _states_per_weight(seen.optimizers)
     planners: dict[int, AutoParallelCell] = {}
     pinned: dict[int, NamedSharding] = {}
-    for cell, structs in seen.found:
-        planner = _planner(cell, training, states)
+    for cell, structs, in_wrapper in seen.found:
+        planner = _planner(cell, training, states, in_wrapper)
         plan = planner.plan_for(*structs)  # searched once per signature; lays the Parameters out
         planners[id(cell)] = planner
         for var, name in zip(plan.program.variables, plan.program.names):
