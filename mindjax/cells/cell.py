@@ -83,7 +83,7 @@ _EAGER_AUTO_PARALLEL_WARNED = [False]
 
 def _warn_eager_auto_parallel(cell: "Cell") -> None:
     """Warn once that AUTO_PARALLEL cannot apply to a Cell run eagerly (PYNATIVE_MODE)."""
-    if _EAGER_AUTO_PARALLEL_WARNED[0]:
+    if _EAGER_AUTO_PARALLEL_WARNED[0] or getattr(type(cell), "_compiles_itself", False):
         return
     _EAGER_AUTO_PARALLEL_WARNED[0] = True
     import warnings

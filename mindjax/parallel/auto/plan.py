@@ -469,6 +469,9 @@ class AutoParallelCell(Cell):
         output_specs, verify, optimizer_states: as for :func:`search_plan`.
     """
 
+    # Called eagerly it still runs its plan as one compiled program (no PYNATIVE warning).
+    _compiles_itself = True
+
     def __init__(self, network: Cell, mesh: Mesh | None = None, **search_options: Any) -> None:
         super().__init__(auto_prefix=False)
         if not isinstance(network, Cell):
