@@ -66,10 +66,10 @@ class Upcalls:
             an object with ``scope()`` (the context the real trace runs in) and
             ``pin(variables, new_values)`` (the written state, kept in its
             layout); None when the mode plans nothing. From
-            ``mindjax.parallel.auto.training``.
+            ``mindjax.parallel.compiled_calls``.
         planned_cell_call: ``(cell, args, kwargs) -> output or NOT_PLANNED``: a
             Cell called inside a compiled program being planned or run under its
-            plan; filled by ``mindjax.parallel.auto.training`` only while such a
+            plan; filled by ``mindjax.parallel.compiled_calls`` only while such a
             trace runs, empty otherwise.
     """
 

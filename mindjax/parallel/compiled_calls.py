@@ -1,26 +1,32 @@
-"""AUTO_PARALLEL for every compiled call: the plan of the Cells a program calls, searched once per signature.
+"""The parallel context in every compiled call: plans asked once per signature, before the trace.
 
-As in MindSpore, ``set_auto_parallel_context(parallel_mode=AUTO_PARALLEL)``
-governs every graph that is compiled: ``Model.train``'s step, a
-``TrainOneStepCell`` (or any Cell) called in GRAPH mode, and ``ms.jit``
-functions and methods. Each of these compiled programs asks this module
-(through ``UPCALLS.parallel_plan``, see :class:`mindjax.transforms.jit.ParallelPlanning`)
-for its plan once per input signature, before it is traced:
+As in MindSpore, ``set_auto_parallel_context`` governs every graph that is
+compiled: ``Model.train``'s step, a ``TrainOneStepCell`` (or any Cell) called
+in GRAPH mode, and ``ms.jit`` functions and methods. Each of these compiled
+programs asks this module (through ``UPCALLS.parallel_plan``, see
+:class:`mindjax.transforms.jit.ParallelPlanning`) for its plan once per input
+signature, before it is traced:
 
 1. the program is traced abstractly while :class:`_Discovery` watches the Cells
    it calls: the outermost Cells holding trainable Parameters are planned,
    looking through training wrappers (``TrainOneStepCell``: its ``network`` is
    planned, as MindSpore plans the forward graph and derives the backward);
    optimizers and Cells without Parameters run as written;
-2. each planned Cell gets an :class:`~mindjax.parallel.auto.plan.AutoParallelCell`
-   whose plan is searched (and verified against XLA) on the shapes seen, and its
-   Parameters, and the optimizer states that follow them, are laid out as the
-   plan says;
+2. in ``AUTO_PARALLEL`` each planned Cell gets an
+   :class:`~mindjax.parallel.auto.plan.AutoParallelCell` whose plan is searched
+   (and verified against XLA) on the shapes seen, and its Parameters, and the
+   optimizer states that follow them, are laid out as the plan says. In
+   ``DATA_PARALLEL``, ``SEMI_AUTO_PARALLEL`` and ``HYBRID_PARALLEL`` a planned
+   Cell's inputs are split over the devices as ``Model.train`` splits its batch
+   (``dataset_strategy``, ``full_batch``); a training wrapper lays its own batch
+   out, so a program run through one needs nothing here;
 3. the real trace runs in the plan's scope, where those Cells' calls run their
    plans (:class:`_Routes`), and the program's written state keeps its layout.
 
-A Cell called eagerly in PYNATIVE mode cannot be searched: ``Cell.__call__``
-warns once.
+A Cell called eagerly in PYNATIVE mode under ``AUTO_PARALLEL`` cannot be
+searched: ``Cell.__call__`` warns once. An input that cannot be split (its
+first dimension does not divide over the devices) is left whole, with a
+warning naming the Cell and the shape.
 
 Example:
     >>> ms.set_context(mode=ms.GRAPH_MODE)                                   # doctest: +SKIP
@@ -31,6 +37,8 @@ Example:
 """
 from __future__ import annotations
 
+import functools
+import warnings
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -43,6 +51,8 @@ from mindjax.cells.optim.optimizer import Optimizer
 from mindjax.common.tensor import Tensor
 from mindjax.common.upcalls import NOT_PLANNED, UPCALLS, register_upcall
 from mindjax.common.variable import Variable
+from mindjax.communication import per_device as _frames
+from mindjax.parallel import data_parallel as _dp
 from mindjax.parallel.auto.cost import CostModel
 from mindjax.parallel.auto.plan import AutoParallelCell, default_mesh, record_plan
 
@@ -139,21 +149,28 @@ class _Discovery:
         register_upcall("planned_cell_call", self._previous)
 
 
-class _Routes:
-    """While a planned program traces: its planned Cells' calls run their plans."""
+Runner = Callable[[tuple[Any, ...]], Any]
 
-    def __init__(self, planners: dict[int, AutoParallelCell]) -> None:
-        self.planners = planners
+
+class _Routes:
+    """While a planned program traces: its planned Cells' calls run their plans.
+
+    Arguments:
+        runners: per planned Cell (by id), what runs its call on the call's arguments.
+    """
+
+    def __init__(self, runners: dict[int, Runner]) -> None:
+        self.runners = runners
         self._suspended = False
         self._previous: list[Any] = []
 
     def __call__(self, cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        planner = None if self._suspended or kwargs else self.planners.get(id(cell))
-        if planner is None:
+        run = None if self._suspended or kwargs else self.runners.get(id(cell))
+        if run is None:
             return NOT_PLANNED
-        self._suspended = True  # the plan's own trace (a new signature) calls the Cell as written
+        self._suspended = True  # the runner calls the Cell (or its plan's trace does) as written
         try:
-            return planner(*args)
+            return run(args)
         finally:
             self._suspended = False
 
@@ -171,17 +188,18 @@ class CallPlan:
     """The plans of one compiled program: which Cells run which plan, and the state's layouts.
 
     Arguments:
-        planners: per planned Cell (by id), its :class:`AutoParallelCell`.
+        runners: per planned Cell (by id), what runs its call (its :class:`AutoParallelCell`,
+            or the Cell on inputs split over the devices).
         pinned: per Variable laid out by a plan (by id), its sharding.
     """
 
-    def __init__(self, planners: dict[int, AutoParallelCell], pinned: dict[int, NamedSharding]) -> None:
-        self.routes = _Routes(planners)
+    def __init__(self, runners: dict[int, Runner], pinned: dict[int, NamedSharding]) -> None:
+        self.routes = _Routes(runners)
         self.pinned = pinned
 
     def add(self, other: "CallPlan") -> "CallPlan":
         """This plan extended by another signature's."""
-        self.routes.planners.update(other.routes.planners)
+        self.routes.runners.update(other.routes.runners)
         self.pinned.update(other.pinned)
         return self
 
@@ -241,7 +259,7 @@ def _follow_weights(optimizers: Sequence[Optimizer], pinned: dict[int, NamedShar
 
 
 def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | None:
-    """The ``parallel_plan`` upcall: in ``AUTO_PARALLEL``, plan the Cells a compiled program calls.
+    """The ``parallel_plan`` upcall: plan the Cells a compiled program calls, in the context's mode.
 
     Arguments:
         caller: what the user called (a Cell, an ``ms.jit`` function, ``Model``'s training Cell);
@@ -251,20 +269,27 @@ def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | N
     Returns:
         the program's :class:`CallPlan` (all its signatures so far), or None when nothing is planned.
     """
-    if not auto_parallel_active():
-        return None
+    mode = context._PARALLEL["parallel_mode"]
+    auto = mode == "auto_parallel"
+    if mode == "stand_alone" or (not auto and isinstance(caller, Cell) and _is_training_wrapper(caller)):
+        return None  # a training wrapper lays its batch out itself (TrainOneStepCell.construct)
     with _Discovery() as seen:
         discover()
-    if not seen.found:
+    found = seen.found if auto else [f for f in seen.found if not f[2]]
+    if not found:
         return None
+    runners: dict[int, Runner] = {}
+    pinned: dict[int, NamedSharding] = {}
+    if not auto:
+        for cell, _, _ in found:
+            runners[id(cell)] = functools.partial(_run_on_split_inputs, cell)
+        return _remember(caller, CallPlan(runners, pinned))
     training = bool(seen.optimizers)
     states = _states_per_weight(seen.optimizers)
-    planners: dict[int, AutoParallelCell] = {}
-    pinned: dict[int, NamedSharding] = {}
-    for cell, structs, in_wrapper in seen.found:
+    for cell, structs, in_wrapper in found:
         planner = _planner(cell, training, states, in_wrapper)
         plan = planner.plan_for(*structs)  # searched once per signature; lays the Parameters out
-        planners[id(cell)] = planner
+        runners[id(cell)] = functools.partial(_run_planner, planner)
         for var, name in zip(plan.program.variables, plan.program.names):
             spec = plan.param_specs.get(name)
             if spec is not None:
@@ -273,15 +298,58 @@ def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | N
             if owner is not None:
                 record_plan(owner, plan)
     _follow_weights(seen.optimizers, pinned)
-    call_plan = CallPlan(planners, pinned)
-    if caller is not None:
+    return _remember(caller, CallPlan(runners, pinned))
+
+
+def _run_planner(planner: AutoParallelCell, args: tuple[Any, ...]) -> Any:
+    return planner(*args)
+
+
+def _run_on_split_inputs(cell: Cell, args: tuple[Any, ...]) -> Any:
+    """``cell(*args)`` with its array inputs split over the devices as ``Model.train`` splits a batch."""
+    if jax.process_count() > 1 or _frames.current_frame() is not None:
+        return cell(*args)  # each process (each device of a per-device run) passes its own part already
+    leaves, tree = jax.tree_util.tree_flatten(args, is_leaf=_is_tensor)
+    split = []
+    for index, leaf in enumerate(leaves):
+        raw = leaf._raw if isinstance(leaf, Tensor) else leaf
+        if not isinstance(raw, jax.Array) or raw.ndim == 0:
+            split.append(leaf)
+            continue
         try:
-            known = _CALL_PLANS.get(caller)
-            if known is not None:
-                call_plan = known.add(call_plan)
-            _CALL_PLANS[caller] = call_plan
-        except TypeError:  # a caller that takes no weak reference keeps no history
-            pass
+            sharding = _dp.batch_sharding_for(raw.shape, index, 0, who=type(cell).__name__)
+        except ValueError as err:
+            _warn_unsplit(cell, raw.shape, err)
+            split.append(leaf)
+            continue
+        raw = jax.lax.with_sharding_constraint(raw, sharding)
+        split.append(Tensor._wrap(raw) if isinstance(leaf, Tensor) else raw)
+    return cell(*jax.tree_util.tree_unflatten(tree, split))
+
+
+_UNSPLIT_WARNED: set[tuple[int, tuple[int, ...]]] = set()
+
+
+def _warn_unsplit(cell: Cell, shape: tuple[int, ...], err: ValueError) -> None:
+    key = (id(cell), tuple(shape))
+    if key in _UNSPLIT_WARNED:
+        return
+    _UNSPLIT_WARNED.add(key)
+    warnings.warn(f"{cell._where()}: in {context._PARALLEL['parallel_mode'].upper()} an input of shape "
+                  f"{tuple(shape)} stays whole on every device, not split: {err}", UserWarning, stacklevel=2)
+
+
+def _remember(caller: Any, call_plan: CallPlan) -> CallPlan:
+    """``call_plan`` joined with the plans of the caller's other signatures."""
+    if caller is None:
+        return call_plan
+    try:
+        known = _CALL_PLANS.get(caller)
+        if known is not None:
+            call_plan = known.add(call_plan)
+        _CALL_PLANS[caller] = call_plan
+    except TypeError:  # a caller that takes no weak reference keeps no history
+        pass
     return call_plan
 
 
