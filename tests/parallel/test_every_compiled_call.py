@@ -1,5 +1,6 @@
-"""AUTO_PARALLEL governs every compiled call, as in MindSpore: a TrainOneStepCell called directly,
-a Cell in GRAPH mode and an ms.jit function get the plan Model.train gets, searched once per signature."""
+"""The parallel context governs every compiled call, as in MindSpore. AUTO_PARALLEL: a TrainOneStepCell called directly,
+a Cell in GRAPH mode and an ms.jit function get the plan Model.train gets, searched once per signature;
+DATA_PARALLEL and SEMI_AUTO_PARALLEL split the batch of GRAPH Cells and ms.jit steps."""
 import warnings
 
 import jax.numpy as jnp
@@ -107,6 +108,34 @@ def test_ms_jit_train_step_gets_the_same_weight_plan():
     np.testing.assert_allclose(losses, [1.0152477, 1.0530162], rtol=1e-5)
 
 
+class _Trainer(nn.Cell):
+    """A Cell whose ms.jit method is the training step."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = MLP(D)
+        self.loss_fn = nn.MSELoss()
+        self.opt = nn.Momentum(self.net.trainable_params(), 0.05, 0.9)
+        self.grad_fn = ms.value_and_grad(lambda x, y: self.loss_fn(self.net(x), y), None, self.opt.parameters)
+
+    @ms.jit
+    def step(self, x, y):
+        loss, grads = self.grad_fn(x, y)
+        self.opt(grads)
+        return loss
+
+
+def test_ms_jit_method_gets_the_plan_and_get_strategy_finds_it_through_the_cell_or_the_method():
+    _auto(mode=ms.PYNATIVE_MODE)
+    trainer = _Trainer()
+    x, y = _batches(1)[0]
+    trainer.step(ms.Tensor(x), ms.Tensor(y))
+    params = get_strategy(trainer)["parameters"]
+    # (the names carry the Cell's prefixes, e.g. 'opt.net.fc1.weight')
+    assert {name.split("net.")[-1]: spec for name, spec in params.items()} == COLUMN_THEN_ROW
+    assert get_strategy(trainer.step) == get_strategy(trainer) == get_strategy(trainer.net)
+
+
 def test_graph_cell_call_runs_the_forward_plan_searched_for_it():
     # A memory budget under the replicated forward's makes the plan shard the weights.
     _auto(memory_budget_bytes=1.5e6)
@@ -148,3 +177,64 @@ def test_stand_alone_graph_call_is_not_planned():
     _, step = _direct_step()
     step(*_batches(1)[0])
     assert find_plan(step) is None
+
+
+def _small_batches(steps=2, batch=8, d=16):
+    rng = np.random.default_rng(0)
+    return [(rng.normal(size=(batch, d)).astype(np.float32), rng.normal(size=(batch, d)).astype(np.float32))
+            for _ in range(steps)]
+
+
+def _jit_step(reducer):
+    mlp = MLP(16)
+    loss_fn = nn.MSELoss()
+    opt = nn.Momentum(mlp.trainable_params(), 0.05, 0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(mlp(x), y), None, opt.parameters)
+    reduce = nn.DistributedGradReducer(opt.parameters) if reducer else (lambda g: g)
+
+    @ms.jit
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(reduce(grads))
+        return loss
+
+    return train_step, mlp
+
+
+@pytest.mark.parametrize("parallel_mode", [ms.ParallelMode.DATA_PARALLEL, ms.ParallelMode.SEMI_AUTO_PARALLEL])
+def test_ms_jit_step_and_graph_cell_split_the_batch_in_data_and_semi_auto_parallel(parallel_mode):
+    ms.set_seed(0)
+    single_step, single_mlp = _jit_step(False)
+    single = [float(single_step(ms.Tensor(x), ms.Tensor(y))) for x, y in _small_batches()]
+
+    ms.set_auto_parallel_context(parallel_mode=parallel_mode, gradients_mean=True)
+    ms.set_seed(0)
+    step, mlp = _jit_step(True)
+    losses = [float(step(ms.Tensor(x), ms.Tensor(y))) for x, y in _small_batches()]
+    np.testing.assert_allclose(losses, single, rtol=1e-5)
+    for a, b in zip(mlp.trainable_params(), single_mlp.trainable_params()):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
+    x, y = _small_batches(1)[0]
+    hlo = step._compiled.lower(ms.Tensor(x), ms.Tensor(y)).compile().as_text()  # (runs one more step)
+    assert "f32[1,64]" in hlo                                  # each device runs 1 of the 8 rows
+    assert collective_stats(hlo)["all-reduce"]["count"] >= 1   # the gradient's all-reduce
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = MSELoss(MLP(16))
+    out = net(ms.Tensor(x), ms.Tensor(y))
+    assert isinstance(out, ms.Tensor)
+    assert "f32[1,64]" in compiled_for_cell(net).lower(x, y).compile().as_text()
+
+
+def test_graph_cell_input_that_does_not_divide_stays_whole_with_a_warning_naming_the_cell():
+    from mindjax.parallel import compiled_calls
+
+    compiled_calls._UNSPLIT_WARNED.clear()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL)
+    net = MLP(16)
+    x = np.ones((6, 16), np.float32)
+    with pytest.warns(UserWarning, match=r"For 'MLP': in DATA_PARALLEL an input of shape \(6, 16\) stays whole "
+                                         r"on every device, not split: .*divisible by the 8 devices"):
+        out = net(ms.Tensor(x))
+    assert out.shape == (6, 16)
