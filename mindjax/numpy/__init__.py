@@ -124,13 +124,33 @@ def _unary(name: str, fn: Callable[..., Any], arg: str = "x") -> Callable[..., A
     return _mapped(name, lambda x: fn(x), f"{arg}, dtype=None", cast_dtype=True)
 
 
+# MindSpore's names for the arguments jax.numpy names otherwise (``split(x=...)`` is ``jnp.split(ary=...)``).
+_DIRECT_RENAMES = {
+    "array_split": {"x": "ary"}, "split": {"x": "ary"}, "dsplit": {"x": "ary"}, "hsplit": {"x": "ary"},
+    "vsplit": {"x": "ary"}, "average": {"x": "a"}, "count_nonzero": {"x": "a"}, "ravel": {"x": "a"},
+    "rollaxis": {"x": "a"}, "swapaxes": {"x": "a"}, "rot90": {"a": "m"}, "tile": {"a": "A"},
+    "pad": {"arr": "array"}, "promote_types": {"type1": "a", "type2": "b"},
+}
+
+
 def _direct(name: str) -> Callable[..., Any]:
-    """A jax.numpy function whose arguments are MindSpore's, with inputs converted."""
+    """A jax.numpy function taking MindSpore's arguments (by position, or by MindSpore's names), with
+    inputs converted."""
     fn = getattr(jnp, name)
+    rename = _DIRECT_RENAMES.get(name, {})
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        return _default_width(fn(*(_conv(a) for a in args), **{k: _conv(v) for k, v in kwargs.items()}))
+        kw = {rename.get(k, k): _conv(v) for k, v in kwargs.items()}
+        return _default_width(fn(*(_conv(a) for a in args), **kw))
+    if rename:
+        back = {v: k for k, v in rename.items()}
+        try:
+            signature = inspect.signature(fn)
+            call.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
+                p.replace(name=back.get(p.name, p.name)) for p in signature.parameters.values()])
+        except (TypeError, ValueError):
+            pass
     call.__doc__ = f"MindSpore's ``mindspore.numpy.{name}``, computed by ``jax.numpy.{name}`` (same arguments)."
     return tensor_op(call)
 

@@ -128,6 +128,41 @@ def test_numpy_functions(call):
     assert np.asarray(got).dtype == want.dtype
 
 
+def test_every_numpy_function_takes_mindspores_argument_names():
+    import inspect
+
+    missing = {}
+    for name in dir(msnp):
+        ms_fn, mj_fn = getattr(msnp, name), getattr(mjnp, name, None)
+        if name.startswith("_") or not inspect.isfunction(ms_fn) or not callable(mj_fn):
+            continue
+        try:
+            ms_params = inspect.signature(ms_fn).parameters
+            mj_params = inspect.signature(mj_fn).parameters
+        except (TypeError, ValueError):
+            continue
+        if any(p.kind == p.VAR_KEYWORD for p in mj_params.values()):
+            continue  # takes any keyword: checked by calls
+        names = [n for n, p in ms_params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        lacking = [n for n in names if n not in mj_params]
+        if lacking:
+            missing[name] = lacking
+    assert missing == {}
+
+
+@pytest.mark.parametrize("call", [
+    lambda np_: np_.split(x=np_.arange(6), indices_or_sections=[2, 3], axis=0)[1],
+    lambda np_: np_.swapaxes(x=np_.ones((2, 3)), axis1=0, axis2=1),
+    lambda np_: np_.tile(a=np_.array([1, 2]), reps=2),
+    lambda np_: np_.rot90(a=np_.arange(4).reshape(2, 2), k=1),
+    lambda np_: np_.pad(arr=np_.array([1.0, 2.0]), pad_width=1, mode="constant", constant_values=3),
+])
+def test_numpy_functions_called_with_mindspores_keywords(call):
+    want = _retry(lambda: call(msnp))
+    want = want.asnumpy() if hasattr(want, "asnumpy") else np.asarray(want)
+    np.testing.assert_allclose(np.asarray(call(mjnp)), want, rtol=1e-6)
+
+
 # (MindSpore 2.10's CPU build has no kernels for mint.stack, argmin, argsort, cumsum and roll.)
 @pytest.mark.parametrize("call", [
     lambda m, x: m.mean(x, dim=1, keepdim=True), lambda m, x: m.prod(x, 0), lambda m, x: m.cat((x, x), dim=1),
