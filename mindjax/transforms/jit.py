@@ -21,6 +21,8 @@ Example:
 from __future__ import annotations
 
 import functools
+import threading
+import types
 import weakref
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -320,6 +322,7 @@ class CompiledFunction:
         # No donation: only written Variables come back, so donating the others would
         # free buffers their Parameters still hold. Training steps donate in train/_step.py.
         self._jitted = jax.jit(self._pure, static_argnums=(2,))
+        self._shared = False  # whether identical built-in Cells' program was looked for (PYNATIVE)
 
     def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
         args, kwargs = _join_args(dynamic, key)
@@ -500,6 +503,121 @@ def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any])
     return compiled.call_split(dynamic, key, args, kwargs)
 
 
+# -- programs shared by identical built-in Cells (PYNATIVE) -------------------------------------------
+# Cell attributes that do not change what construct computes (names, caches, registries).
+_NOT_STRUCTURE = frozenset(("_params", "_cells", "_cell_path", "_compiled_cache", "_forward_pre_hooks",
+                            "_forward_hooks", "_backward_hooks", "_backward_pre_hooks", "_auto_prefix"))
+_SIMPLE = (int, float, bool, str, bytes, type(None), complex, np.dtype, type)
+_FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, functools.partial)
+_SHARED_PROGRAMS: dict[Any, tuple[Any, dict[Any, Any]]] = {}
+_TRACING = threading.local()  # the CompiledFunction whose call traces a shared program
+
+
+def _structure_of(value: Any, seen: set[int], depth: int = 0) -> Any:
+    """A hashable description of ``value`` for :func:`_structural_key`; raises ``_Unshareable``."""
+    if isinstance(value, _SIMPLE) or isinstance(value, np.generic):
+        return value
+    if isinstance(value, Variable):
+        raw = value._raw
+        return ("var", tuple(raw.shape), str(raw.dtype)) if hasattr(raw, "shape") else ("var", None)
+    if isinstance(value, (jax.Array, np.ndarray, Tensor)) or depth > 6 or id(value) in seen:
+        raise _Unshareable  # a constant the program would capture, or a cycle
+    if isinstance(value, (tuple, list, frozenset)):
+        return (type(value).__name__,) + tuple(_structure_of(v, seen, depth + 1) for v in value)
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise _Unshareable
+        return ("dict",) + tuple((k, _structure_of(v, seen, depth + 1)) for k, v in sorted(value.items()))
+    if isinstance(value, _FUNCTIONS):
+        return ("fn", value)  # a function or method: by identity
+    attrs = getattr(value, "__dict__", None)
+    if attrs is None:
+        raise _Unshareable
+    seen.add(id(value))
+    return (type(value),) + tuple((k, _structure_of(v, seen, depth + 1)) for k, v in sorted(attrs.items()))
+
+
+class _Unshareable(Exception):
+    """A Cell holds something whose value a trace would capture: it gets its own program."""
+
+
+def _structural_key(cell: Any) -> Any:
+    """A key equal for two built-in Cells that trace to the same program, or None.
+
+    Two Cells share a key when they are of one class with equal settings (every attribute but
+    names and caches), Parameters of the same shapes and dtypes, and children of equal keys.
+    A Cell holding a non-Parameter array (a constant the trace would capture) has none.
+    """
+    try:
+        return _structure_of_cell(cell, set())
+    except (_Unshareable, TypeError):  # TypeError: an unhashable setting
+        return None
+
+
+def _structure_of_cell(cell: Any, seen: set[int]) -> Any:
+    d = cell.__dict__
+    items = []
+    for name in sorted(d):
+        if name in _NOT_STRUCTURE:
+            continue
+        value = d[name]
+        if hasattr(value, "_cells") and hasattr(value, "construct"):
+            continue  # a child Cell: keyed below, in registration order
+        items.append((name, _structure_of(value, seen)))
+    children = tuple((name, _structure_of_cell(child, seen)) for name, child in d["_cells"].items()
+                     if child is not None)
+    key = (type(cell), tuple(items), children)
+    hash(key)
+    return key
+
+
+def _new_shared_function() -> Callable[..., Any]:
+    # One function object per program: JAX caches traces by the Python function, so two
+    # structural keys sharing one function would share traces.
+    def run_traced_program(values: list[Any], dynamic: list[Any], key: Any) -> Any:
+        return _TRACING.program._pure(values, dynamic, key)
+    return run_traced_program
+
+
+class _SharedProgram:
+    """``jax.jit`` of one program that several identical Cells run, each with its own state."""
+
+    __slots__ = ("jitted", "program")
+
+    def __init__(self, jitted: Any, program: "CompiledFunction") -> None:
+        self.jitted, self.program = jitted, program
+
+    def __call__(self, values: list[Any], dynamic: list[Any], key: Any) -> Any:
+        outer = getattr(_TRACING, "program", None)
+        _TRACING.program = self.program  # a new signature is traced with this Cell's own code
+        try:
+            return self.jitted(values, dynamic, key)
+        finally:
+            _TRACING.program = outer
+
+    def lower(self, values: list[Any], dynamic: list[Any], key: Any) -> Any:
+        outer = getattr(_TRACING, "program", None)
+        _TRACING.program = self.program
+        try:
+            return self.jitted.lower(values, dynamic, key)
+        finally:
+            _TRACING.program = outer
+
+
+def _share_program(compiled: "CompiledFunction", cell: Any) -> None:
+    """Let ``compiled`` run the program of any structurally identical built-in Cell (once per program)."""
+    compiled._shared = True
+    skey = _structural_key(cell)
+    if skey is None:
+        return
+    shared = _SHARED_PROGRAMS.get(skey)
+    if shared is None:
+        shared = _SHARED_PROGRAMS[skey] = (jax.jit(_new_shared_function(), static_argnums=(2,)), {})
+    jitted, written = shared
+    compiled._jitted = _SharedProgram(jitted, compiled)
+    compiled._written = written  # what a trace found is the same for every Cell of the key
+
+
 def call_builtin_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Run a built-in Cell (a layer, loss or optimizer of MindJAX's own) as one compiled program
     in PYNATIVE mode.
@@ -515,6 +633,8 @@ def call_builtin_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[st
         compiled = compiled_for_cell(cell)
     else:
         compiled = cache.current
+    if not compiled._shared:
+        _share_program(compiled, cell)
     return compiled.call_split(dynamic, key, args, kwargs)
 
 

@@ -163,3 +163,28 @@ def test_asnumpy_inside_graph_mode_still_names_the_traced_value():
 
     with pytest.raises(TypeError, match="traced inside GRAPH_MODE / ms.jit"):
         f(ms.Tensor(np.ones(2, np.float32)))
+
+
+def test_identical_builtin_cells_share_one_program_and_keep_their_own_weights():
+    ms.set_seed(0)
+    a, b = nn.Dense(5, 4), nn.Dense(5, 4)
+    other = nn.Dense(5, 4, has_bias=False)
+    x = ms.Tensor(np.ones((2, 5), np.float32))
+    a(x)
+    with _COMPILES as compiles:
+        out_b = b(x)
+    assert compiles.count == 0  # b runs a's compiled program with its own Parameters
+    np.testing.assert_allclose(out_b.asnumpy(), x.asnumpy() @ b.weight.asnumpy().T + b.bias.asnumpy(), rtol=1e-6)
+    assert not np.allclose(out_b.asnumpy(), a(x).asnumpy())
+    with _COMPILES as compiles:
+        other(x)
+    assert compiles.count == 1  # another setting is another program
+
+
+def test_a_builtin_cell_holding_a_constant_array_gets_its_own_program():
+    from mindjax.transforms.jit import _structural_key
+
+    dense = nn.Dense(2, 2)
+    assert _structural_key(dense) is not None
+    dense.offset = jax.numpy.ones(2)  # a constant a trace would capture: never shared
+    assert _structural_key(dense) is None
