@@ -561,3 +561,30 @@ def test_list_changed_in_place_under_tensor_conditions():
     with pytest.raises(ControlFlowTraceError, match=rf"{HERE}:\d+: a `list` changed in place is "
                                                     rf"written inside the `while`"):
         _in_mode(ms.GRAPH_MODE, ListChangedInTensorLoop, POS)
+
+
+def test_generator_expression_in_a_compiled_function_is_a_list_as_in_mindspore():
+    # MindSpore 2.10 GRAPH/jit, measured: `return (l * l for l in range(10) if l > 5)` gives the list
+    # [36, 49, 64, 81]; sum() and tuple() over a generator expression give their usual values.
+    @ms.jit
+    def squares(x):
+        return (l * l for l in range(10) if l > 5)
+
+    @ms.jit
+    def reductions(x):
+        return sum(x * i for i in range(3)), tuple(i for i in range(3))
+
+    assert squares(ms.Tensor([1.0])) == [36, 49, 64, 81]
+    total, items = reductions(ms.Tensor([1.0]))
+    np.testing.assert_allclose(total.asnumpy(), [3.0])
+    assert items == (0, 1, 2)
+
+
+def test_grad_of_a_cell_returning_a_generator_expression_of_constants_is_zero():
+    class Squares(nn.Cell):
+        @ms.jit
+        def construct(self, x):
+            return (l * l for l in range(10) if l > 5)
+
+    grad = ms.ops.GradOperation()(Squares())(ms.Tensor(np.full((2, 3), 5.0, np.float32)))
+    np.testing.assert_array_equal(grad.asnumpy(), np.zeros((2, 3), np.float32))
