@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 import jax
 import jax.numpy as jnp
 
+from mindjax import context
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import _lax
@@ -274,11 +275,33 @@ def raise_(exc: Any, info: str) -> Any:
 
 
 def setattr_(obj: Any, name: str, value: Any) -> None:
-    """``obj.name = value``; under a tensor condition the write is undone and joined after it."""
-    if _lax.current_frame() is None or isinstance(getattr(obj, name, None), Variable):
+    """``obj.name = value``; under a tensor condition the write is undone and joined after it.
+
+    In GRAPH mode a tensor written to an attribute that is not a Parameter is no
+    longer differentiable, as in MindSpore, whose graph mode runs such a write in
+    the Python interpreter (a PyExecute node, without a gradient): after
+    ``self.p = x * 3; return self.p * x`` the gradient of ``x`` is ``self.p``.
+    """
+    if isinstance(getattr(obj, name, None), Variable):
         setattr(obj, name, value)   # Parameters track their own writes
         return
+    if context.get_context("mode") == context.GRAPH_MODE and not isinstance(value, Variable):
+        value = _without_gradient(value)
+    if _lax.current_frame() is None:
+        setattr(obj, name, value)
+        return
     _lax.write(obj, "attr", name, value)
+
+
+def _without_gradient(value: Any) -> Any:
+    """``value`` with every Tensor or array in it cut from the gradient (containers rebuilt)."""
+    if isinstance(value, Tensor) and not isinstance(value, Variable):
+        return Tensor._wrap(jax.lax.stop_gradient(value._value))
+    if isinstance(value, jax.Array):
+        return jax.lax.stop_gradient(value)
+    if type(value) in (tuple, list):
+        return type(value)(_without_gradient(v) for v in value)
+    return value
 
 
 def setitem(obj: Any, key: Any, value: Any) -> Any:
