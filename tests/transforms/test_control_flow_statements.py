@@ -594,3 +594,25 @@ def test_grad_of_a_cell_returning_a_generator_expression_of_constants_is_zero():
 
     grad = ms.ops.GradOperation()(Squares())(ms.Tensor(np.full((2, 3), 5.0, np.float32)))
     np.testing.assert_array_equal(grad.asnumpy(), np.zeros((2, 3), np.float32))
+
+
+class GrowsInTensorLoop(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.param = ms.Parameter(ms.Tensor(np.arange(8, dtype=np.float32).reshape(2, 2, 2)), name="param")
+
+    def construct(self, idx, end):
+        out = ms.Tensor(np.zeros([1], np.float32))
+        while idx < end:
+            out = out + self.param
+            idx = idx + 1
+        return out
+
+
+def test_tensor_loop_whose_variable_grows_by_broadcasting_raises_with_the_shape_to_give_it():
+    # MindSpore joins (1,) and (2, 2, 2) into a dynamic shape (measured: 0..3 gives (2, 2, 2), 3..3
+    # gives (1,)); one XLA program cannot, so GRAPH mode names the variable and the shape to start from.
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(ValueError, match=r"'out' is a tensor of shape \(1,\) .* shape \(2, 2, 2\) .*"
+                                         r"dynamic shape.*give it the shape \(2, 2, 2\) before"):
+        GrowsInTensorLoop()(ms.Tensor(0, ms.int32), ms.Tensor(3, ms.int32))
