@@ -616,3 +616,26 @@ def test_tensor_loop_whose_variable_grows_by_broadcasting_raises_with_the_shape_
     with pytest.raises(ValueError, match=r"'out' is a tensor of shape \(1,\) .* shape \(2, 2, 2\) .*"
                                          r"dynamic shape.*give it the shape \(2, 2, 2\) before"):
         GrowsInTensorLoop()(ms.Tensor(0, ms.int32), ms.Tensor(3, ms.int32))
+
+
+def test_a_list_of_same_shaped_tensors_indexed_by_a_run_time_tensor_picks_the_item():
+    # MindSpore 2.10 GRAPH/jit, measured: [a, b, c][i] * 2 with i = Tensor([1]) and Tensor(2) gives [4.], [6.].
+    @ms.jit
+    def pick(i, a, b, c):
+        items = [a, b, c]
+        return items[i] * 2
+
+    items = [ms.Tensor([1.0]), ms.Tensor([2.0]), ms.Tensor([3.0])]
+    np.testing.assert_allclose(pick(ms.Tensor([1]), *items).asnumpy(), [4.0])
+    np.testing.assert_allclose(pick(ms.Tensor(2), *items).asnumpy(), [6.0])
+
+
+def test_a_list_of_unlike_items_indexed_by_a_run_time_tensor_raises_naming_the_line():
+    @ms.jit
+    def pick(i):
+        rows = [[1], [2, 3], [4]]
+        return rows[i]
+
+    with pytest.raises(ValueError, match=HERE + r":\d+: indexing a list with a tensor whose value is known only "
+                                               r"when the program runs .* got items \[list, list, list\]"):
+        pick(ms.Tensor([2]))

@@ -228,7 +228,33 @@ def getitem(value: Any, index: Any, info: str) -> Any:
                 f"{info}: boolean-mask indexing `x[mask]` with a tensor mask gives a result whose "
                 f"shape depends on the data, which GRAPH mode cannot compile; keep the shape with "
                 f"`ops.select(mask, x, 0)` / `jnp.where(mask, x, 0)`, or reduce with a masked sum")
+    if type(value) in (list, tuple) and _lax.is_traced(_raw_of(index)):
+        return _sequence_item(value, index, info)
     return value[index]
+
+
+def _raw_of(x: Any) -> Any:
+    return x._value if isinstance(x, Tensor) else x
+
+
+def _sequence_item(items: list[Any] | tuple[Any, ...], index: Any, info: str) -> Any:
+    """``items[index]`` with a tensor index known only at run time: the items must be tensors of one
+    shape and dtype, stacked and indexed in the program (an index out of range is clamped)."""
+    raw = _raw_of(index)
+    arrays = [_raw_of(item) for item in items]
+    ok = raw.size == 1 and (jnp.issubdtype(raw.dtype, jnp.integer) or raw.dtype == jnp.bool_)
+    same = bool(arrays) and all(_lax.is_array(a) for a in arrays) and \
+        len({(jnp.shape(a), jnp.result_type(a)) for a in arrays}) == 1
+    if not (ok and same):
+        got = ", ".join(type(item).__name__ if not _lax.is_array(a) else f"{tuple(jnp.shape(a))}"
+                        for item, a in zip(items[:4], arrays[:4])) + (", ..." if len(items) > 4 else "")
+        raise ValueError(
+            f"{info}: indexing a {type(items).__name__} with a tensor whose value is known only when the "
+            f"program runs (shape {tuple(raw.shape)}, dtype {raw.dtype}) needs a one-element integer "
+            f"index and items that are tensors of one shape and dtype, got items [{got}]; index with a "
+            f"Python int, or stack the items into one tensor")
+    picked = jnp.stack(arrays)[raw.reshape(()).astype(jnp.int32)]
+    return Tensor._wrap(picked) if any(isinstance(item, Tensor) for item in items) else picked
 
 
 def assert_(test: Any, message: Callable[[], Any] | None, info: str = "?") -> None:
