@@ -1,4 +1,4 @@
-"""ResNet-50 and DenseNet-121 written once against MindSpore's API, for MindJAX and MindSpore alike.
+"""LeNet-5, ResNet-18/50 and DenseNet-121 written once against MindSpore's API, for MindJAX and MindSpore alike.
 
 The framework is chosen by the ``BENCH_FRAMEWORK`` environment variable
 (``mindjax``, the default, or ``mindspore``) before this module is imported:
@@ -53,10 +53,57 @@ class Bottleneck(nn.Cell):
         return self.relu(out + identity)
 
 
-class ResNet(nn.Cell):
-    """ResNet with bottleneck blocks; ``ResNet((3, 4, 6, 3))`` is ResNet-50."""
+class BasicBlock(nn.Cell):
+    """Two 3x3 convolutions (the first strided); projection shortcut when the shape changes."""
 
-    def __init__(self, blocks: tuple[int, ...] = (3, 4, 6, 3), num_classes: int = 10) -> None:
+    expansion = 1
+
+    def __init__(self, cin: int, width: int, stride: int) -> None:
+        super().__init__()
+        self.conv1 = _conv(cin, width, 3, stride)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.conv2 = _conv(width, width, 3)
+        self.bn2 = nn.BatchNorm2d(width)
+        self.relu = nn.ReLU()
+        self.down = stride != 1 or cin != width
+        if self.down:
+            self.down_sample = nn.SequentialCell([_conv(cin, width, 1, stride), nn.BatchNorm2d(width)])
+
+    def construct(self, x):
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        if self.down:
+            identity = self.down_sample(x)
+        return self.relu(out + identity)
+
+
+class LeNet5(nn.Cell):
+    """LeNet-5 as in MindSpore's tutorials, on 3-channel input (the benchmark's images)."""
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5, pad_mode="valid")
+        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+        self.relu = nn.ReLU()
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.flatten = nn.Flatten()
+        self.fc1 = nn.Dense(16 * 5 * 5, 120)
+        self.fc2 = nn.Dense(120, 84)
+        self.fc3 = nn.Dense(84, num_classes)
+
+    def construct(self, x):
+        x = self.pool(self.relu(self.conv1(x)))
+        x = self.pool(self.relu(self.conv2(x)))
+        x = self.relu(self.fc1(self.flatten(x)))
+        return self.fc3(self.relu(self.fc2(x)))
+
+
+class ResNet(nn.Cell):
+    """ResNet; ``ResNet((3, 4, 6, 3))`` is ResNet-50, ``ResNet((2, 2, 2, 2), BasicBlock)`` ResNet-18."""
+
+    def __init__(self, blocks: tuple[int, ...] = (3, 4, 6, 3), block: type = Bottleneck,
+                 num_classes: int = 10) -> None:
         super().__init__()
         self.conv1 = _conv(3, 64, 7, 2)
         self.bn1 = nn.BatchNorm2d(64)
@@ -67,8 +114,8 @@ class ResNet(nn.Cell):
         for i, (n, width) in enumerate(zip(blocks, (64, 128, 256, 512))):
             stage = []
             for j in range(n):
-                stage.append(Bottleneck(cin, width, 2 if (j == 0 and i > 0) else 1))
-                cin = width * Bottleneck.expansion
+                stage.append(block(cin, width, 2 if (j == 0 and i > 0) else 1))
+                cin = width * block.expansion
             layers.append(nn.SequentialCell(stage))
         self.layer1, self.layer2, self.layer3, self.layer4 = layers
         self.mean = ops.ReduceMean(keep_dims=False)
@@ -137,6 +184,8 @@ class DenseNet(nn.Cell):
 
 
 NETS = {
+    "lenet5": LeNet5,
+    "resnet18": lambda: ResNet((2, 2, 2, 2), BasicBlock),
     "resnet50": lambda: ResNet((3, 4, 6, 3)),
     "densenet121": lambda: DenseNet((6, 12, 24, 16)),
 }

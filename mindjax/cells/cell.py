@@ -40,7 +40,7 @@ from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, tensor_op, unwrap,
                                    user_code, wrap)
 from mindjax.common.precision import PrecisionPolicy, policy_scope
-from mindjax.common.upcalls import NOT_PER_DEVICE, UPCALLS
+from mindjax.common.upcalls import NOT_PER_DEVICE, NOT_PLANNED, UPCALLS
 
 _HOOK_IDS = itertools.count()
 
@@ -76,6 +76,22 @@ def cell_signature(cell: "Cell") -> tuple[Any, ...]:
                     tuple(d["_backward_hooks"]), tuple(d["_backward_pre_hooks"]),
                     tuple(id(p) for p in d["_params"].values())))
     return tuple(sig)
+
+
+_EAGER_AUTO_PARALLEL_WARNED = [False]
+
+
+def _warn_eager_auto_parallel(cell: "Cell") -> None:
+    """Warn once that AUTO_PARALLEL cannot apply to a Cell run eagerly (PYNATIVE_MODE)."""
+    if _EAGER_AUTO_PARALLEL_WARNED[0] or getattr(type(cell), "_compiles_itself", False):
+        return
+    _EAGER_AUTO_PARALLEL_WARNED[0] = True
+    import warnings
+
+    warnings.warn(f"{cell._where()}: AUTO_PARALLEL is set but the Cell runs in PYNATIVE_MODE, op by op: the "
+                  f"strategy search needs the whole compiled graph, so this call is not searched and runs "
+                  f"with its Parameters' current layouts. Set GRAPH_MODE, decorate the step with ms.jit, or "
+                  f"train through Model.train for the searched plan", UserWarning, stacklevel=3)
 
 
 class HookHandle:
@@ -130,6 +146,23 @@ def _is_builtin_construct(cls: type) -> bool:
         module = getattr(getattr(cls, "construct", None), "__module__", "") or ""
         found = _BUILTIN_CONSTRUCT[cls] = module == "mindjax" or module.startswith("mindjax.")
     return found
+
+
+def _runs_as_one_program(cell: "Cell") -> bool:
+    """Whether a PYNATIVE call of ``cell`` may run as one compiled program.
+
+    True when every Cell of its tree has MindJAX's own construct and none has a hook, a
+    ``bprop``, recompute, mixed precision or per-device collectives: nothing in the call is
+    user code that PYNATIVE must run eagerly (a ``print``, ``asnumpy()``, Python control flow
+    on values), so compiling it changes nothing but its speed.
+    """
+    d = cell.__dict__
+    if not _is_builtin_construct(type(cell)) or d["_forward_pre_hooks"] or d["_forward_hooks"] \
+            or d["_backward_hooks"] or d["_backward_pre_hooks"] or d["_recompute"] \
+            or d["_mixed_dtype"] is not None or d["_amp_policy"] is not None or _has_bprop(type(cell)) \
+            or d.get("_dynamic_inputs") or context._PARALLEL["parallel_mode"] != "stand_alone":
+        return False
+    return all(_runs_as_one_program(child) for child in d["_cells"].values() if child is not None)
 
 
 class Cell:
@@ -503,11 +536,22 @@ class Cell:
                              f"construct(self, *inputs)")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if context._MODE[0] == context.GRAPH_MODE and not context.in_compiled():
-            return UPCALLS.compiled_cell_call(self, args, kwargs)  # transforms sit above cells
+        if not context.in_compiled():
+            if context._MODE[0] == context.GRAPH_MODE:
+                return UPCALLS.compiled_cell_call(self, args, kwargs)  # transforms sit above cells
+            if _runs_as_one_program(self):
+                out = UPCALLS.builtin_cell_call(self, args, kwargs)
+                return wrap(out) if in_user_code() and not jax_inputs(args, kwargs) else unwrap(out)
+            if context._PARALLEL["parallel_mode"] == "auto_parallel":
+                _warn_eager_auto_parallel(self)
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        planned = UPCALLS.planned_cell_call  # filled only while a planned compiled program traces
+        if planned is not None:
+            out = planned(self, args, kwargs)
+            if out is not NOT_PLANNED:
+                return out
         per_device = UPCALLS.per_device_call  # collectives in DATA_PARALLEL run per device
         if per_device is not None:
             out = per_device(self, args, kwargs)

@@ -420,8 +420,12 @@ class Tensor:
 
     # -- conversion -------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
-        """The data as a numpy array (a copy)."""
-        raw = self._value
+        """The data as a numpy array (a copy).
+
+        In PYNATIVE mode this also works under ``ms.grad``, where the value is being
+        differentiated but known; inside GRAPH mode or ``ms.jit`` it is not known and raises.
+        """
+        raw = _known_value(self._value)
         if isinstance(raw, jax.core.Tracer):
             raise TypeError(
                 "Tensor.asnumpy() reads a concrete value, but this Tensor is traced inside "
@@ -487,7 +491,7 @@ class Tensor:
         return format(str(self), spec)
 
     def __repr__(self) -> str:
-        raw = self._value
+        raw = _known_value(self._value)
         if isinstance(raw, ShapeOnly):
             return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value=<dynamic shape>)"
         if isinstance(raw, jax.core.Tracer):
@@ -495,7 +499,7 @@ class Tensor:
         return format_tensor(np.asarray(raw), str(to_ms_dtype(raw.dtype)))
 
     def __str__(self) -> str:
-        raw = self._value
+        raw = _known_value(self._value)
         if isinstance(raw, (jax.core.Tracer, ShapeOnly)):
             return repr(self)
         return str(np.asarray(raw))
@@ -738,6 +742,18 @@ def _index(index: Any, raw: Any) -> Any:
     if isinstance(index, np.ndarray):
         return index
     return index
+
+
+def _known_value(raw: Any) -> Any:
+    """``raw``, or for a tracer whose value is known (an eager ``jax.vjp``/``jvp`` in PYNATIVE
+    mode differentiates concrete values) that value; other tracers are returned as they are."""
+    if isinstance(raw, jax.core.Tracer):
+        try:
+            known = raw.to_concrete_value()
+        except Exception:  # noqa: BLE001 - a tracer kind without a known value
+            return raw
+        return raw if known is None else known
+    return raw
 
 
 def _concrete_mask(idx: Any, raw: Any) -> Any:

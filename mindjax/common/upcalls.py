@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["Upcalls", "UPCALLS", "register_upcall", "NOT_PER_DEVICE"]
+__all__ = ["Upcalls", "UPCALLS", "register_upcall", "NOT_PER_DEVICE", "NOT_PLANNED"]
 
 CellCall = Callable[[Any, tuple, dict], Any]
 
@@ -30,6 +30,9 @@ class Upcalls:
     Attributes:
         compiled_cell_call: ``(cell, args, kwargs) -> output``: run a Cell as
             one compiled program (GRAPH mode); from ``mindjax.transforms.jit``.
+        builtin_cell_call: ``(cell, args, kwargs) -> output``: run a built-in
+            Cell (no user code in its tree) as one compiled program in PYNATIVE
+            mode; from ``mindjax.transforms.jit``.
         backward_rules: ``(cell, args, kwargs) -> output``: run a construct
             under its ``bprop``, backward hooks or recompute; from
             ``mindjax.transforms.custom_grad``.
@@ -57,13 +60,29 @@ class Upcalls:
         state_layout: ``(program, variables, owner) -> layout or None``: how a
             compiled program's state travels when pipeline stages hold their own
             Variables; from ``mindjax.parallel.stage_state``.
+        parallel_plan: ``(caller, discover) -> call plan or None``: the parallel
+            context's plan for a compiled program (GRAPH-mode Cell, ``ms.jit``
+            function, ``Model``'s step) and one input signature, asked once per
+            signature, outside any trace. ``discover()`` traces the program
+            abstractly; the parallel layer watches the Cells it calls (through
+            ``planned_cell_call``), searches and lays out their plans, and returns
+            an object with ``scope()`` (the context the real trace runs in) and
+            ``pin(variables, new_values)`` (the written state, kept in its
+            layout); None when the mode plans nothing. From
+            ``mindjax.parallel.compiled_calls``.
+        planned_cell_call: ``(cell, args, kwargs) -> output or NOT_PLANNED``: a
+            Cell called inside a compiled program being planned or run under its
+            plan; filled by ``mindjax.parallel.compiled_calls`` only while such a
+            trace runs, empty otherwise.
     """
 
-    __slots__ = ("compiled_cell_call", "backward_rules", "converted_construct", "shard_cell",
+    __slots__ = ("compiled_cell_call", "builtin_cell_call", "backward_rules", "converted_construct", "shard_cell",
                  "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope",
-                 "state_layout", "per_device_call", "per_device_runner")
+                 "state_layout", "per_device_call", "per_device_runner", "parallel_plan",
+                 "planned_cell_call")
 
     compiled_cell_call: CellCall | None
+    builtin_cell_call: CellCall | None
     backward_rules: CellCall | None
     converted_construct: CellCall | None
     shard_cell: Callable[[Any, Any, Any, Any], None] | None
@@ -74,6 +93,8 @@ class Upcalls:
     state_layout: Callable[[Any, Any, Any], Any] | None
     per_device_call: CellCall | None
     per_device_runner: Callable[[Callable[..., Any], tuple, str], Any] | None
+    parallel_plan: Callable[[Any, Callable[[], Any]], Any] | None
+    planned_cell_call: CellCall | None
 
     def __init__(self) -> None:
         for name in self.__slots__:
@@ -95,6 +116,9 @@ UPCALLS = Upcalls()
 
 #: What ``per_device_call`` returns when the call is not run per device.
 NOT_PER_DEVICE = object()
+
+#: What ``planned_cell_call`` returns when the Cell runs as written.
+NOT_PLANNED = object()
 
 
 def register_upcall(name: str, fn: Callable[..., Any] | None) -> None:

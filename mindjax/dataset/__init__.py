@@ -8,7 +8,7 @@ Example:
     [(4,), (2,)]
 """
 from mindjax.dataset import audio, config, text, transforms, vision
-from mindjax.dataset.cifar import Cifar10Dataset
+from mindjax.dataset.cifar import Cifar10Dataset, Cifar100Dataset
 from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
 from mindjax.dataset.iterators import DeviceIterator, TupleIterator
@@ -20,6 +20,6 @@ from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampl
 from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = ["config", "transforms", "vision", "text", "audio", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
-           "MnistDataset", "MindDataset", "Shuffle", "Cifar10Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
+           "MnistDataset", "MindDataset", "Shuffle", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
            "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "PKSampler", "Sampler"]

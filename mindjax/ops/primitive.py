@@ -28,6 +28,7 @@ import functools
 import inspect
 from typing import Any, Callable
 
+from mindjax.common.tensor import in_user_code, unwrap, user_code
 from mindjax.ops.primitives import Primitive
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "prim_arg_register",
@@ -178,7 +179,10 @@ def constexpr(fn: Callable[..., Any] | None = None, get_instance: bool = True, n
                 self.add_prim_attr("constexpr_prim", True)
 
             def __call__(self, *args: Any, **kwargs: Any) -> Any:
-                return func(*args, **kwargs)
+                # The function is user code: the ops it calls give it Tensors, whoever calls it.
+                with user_code():
+                    out = func(*args, **kwargs)
+                return out if in_user_code() else unwrap(out)
 
         ProxyOp.__name__ = ProxyOp.__qualname__ = op_name
         ProxyOp.__doc__ = func.__doc__

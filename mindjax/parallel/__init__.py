@@ -9,6 +9,7 @@ from mindjax.parallel.shard import place, shard, shard_cell, strategies_active
 from mindjax.parallel import data_parallel, optimizer_parallel
 from mindjax.parallel.data_parallel import shard_batch
 from mindjax.parallel.auto import auto_parallel, get_strategy, search_plan
+from mindjax.parallel import compiled_calls as _compiled_calls  # noqa: F401 - registers parallel_plan
 from mindjax.parallel.pipeline import PipelineCell
 from mindjax.parallel import algo, checkpoint_transform, strategy_file, unsupported
 from mindjax.parallel.checkpoint_transform import *  # noqa: F401,F403

@@ -92,8 +92,15 @@ class DataSource:
 
     # -- step by step ----------------------------------------------------------
     def epoch(self) -> Iterator[tuple[Any, ...]]:
-        """The batches of one epoch, as tuples (device arrays for a ``mindjax.dataset``)."""
-        return self.steps(self.size(), whole_epoch=True)
+        """The batches of one epoch, as tuples (device arrays for a ``mindjax.dataset``).
+
+        A dataset object with ``reset()`` (and no ``device_iterator``) is reset when the epoch
+        ends, as MindSpore's ``Model`` resets its dataset after each epoch.
+        """
+        yield from self.steps(self.size(), whole_epoch=True)
+        if not self._device and self._native and callable(getattr(self.dataset, "reset", None)):
+            self.dataset.reset()
+            self._stream, self._position = None, 0
 
     def steps(self, count: int, whole_epoch: bool = False) -> Iterator[tuple[Any, ...]]:
         """The next ``count`` batches of the stream, one at a time, continuing across epochs
@@ -255,6 +262,10 @@ class DataSource:
                 empty = False
                 if i >= skip:
                     yield _as_tuple(item)
+            if self._native and callable(getattr(self.dataset, "reset", None)):
+                # As MindSpore's Model does after each epoch: a dataset object that keeps its own
+                # position (its iterator is itself) starts over on the next pass.
+                self.dataset.reset()
             if empty:
                 return
             skip = 0

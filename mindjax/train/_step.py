@@ -35,9 +35,8 @@ from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
 from mindjax.parallel import stage_state as _stage_state
 from mindjax.parallel import strategy_file as _strategy_file
-from mindjax.parallel.auto import training as _auto_training
 from mindjax.parallel.shard import place
-from mindjax.transforms.jit import run_growing_state, run_over_state
+from mindjax.transforms.jit import ParallelPlanning, run_growing_state, run_over_state
 
 
 def sink_runs_on_device() -> bool:
@@ -112,6 +111,8 @@ class StepProgram:
         self._shardings: list[Any] | None = None
         # Pipeline stages' state in stage groups (see mindjax.parallel.stage_state), or None.
         self._layout: _stage_state.StageLayout | None = None
+        # The parallel context's plan per batch signature: the same hook as every compiled call.
+        self.planning = ParallelPlanning(cell)
         if _dp.parallel_active():
             _dp.configure_train_cell(cell)
 
@@ -122,7 +123,7 @@ class StepProgram:
             values = layout.expand(values)
         if shardings is not None:
             batch = _dp.constrain_batch(batch)
-        with collect_checks() as checks:
+        with collect_checks() as checks, self.planning.scope():
             out, new_values = run_over_state(self.variables, values, self._ids,
                                              lambda: self.cell(*batch))
         if layout is not None:
@@ -167,7 +168,7 @@ class StepProgram:
             self._shardings = None
             values = [v._value for v in variables]
             return (layout.pack(values) if layout is not None else values), batch
-        if _auto_training.prepare_train_cell(self.cell, batch, dim):
+        if self._plan_parallel(variables, layout, batch, dim):
             self._shardings = None  # the searched plan lays the state out anew
         if self._shardings is None or len(self._shardings) != len(variables):
             if self._shardings is None:
@@ -180,6 +181,22 @@ class StepProgram:
         values = [v._value if layout.handled(i) else place(v._value, s)
                   for i, (v, s) in enumerate(zip(variables, self._shardings))]
         return layout.pack(values), _dp.shard_batch(batch, dim)
+
+    def _plan_parallel(self, variables: Sequence[Variable], layout: Any, batch: tuple[Any, ...],
+                       dim: int) -> bool:
+        """Ask the parallel context's plan for one step on ``batch``'s shapes (a sink block's slice)."""
+        structs = tuple(jax.ShapeDtypeStruct(tuple(x.shape)[dim:], x.dtype) if hasattr(x, "shape") else x
+                        for x in batch)
+        signature = _shapes(structs)
+        if self.planning.planned(signature):
+            return False
+
+        def discover() -> Any:
+            values = [v._value for v in variables]
+            values = layout.pack(values) if layout is not None else values
+            return jax.eval_shape(self._pure_single, values, structs)
+
+        return self.planning.prepare(signature, discover)
 
     def _call(self, jitted: Any, batch: tuple[Any, ...], dim: int = 0) -> Any:
         def attempt() -> tuple[list[Variable], Any]:

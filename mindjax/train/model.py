@@ -67,7 +67,11 @@ class NonFiniteLossError(RuntimeError):
 
 
 def _check_int(who: str, name: str, value: Any, minimum: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+    """MindSpore's ``Validator.check_*_int``: TypeError for a non-int, ValueError below ``minimum``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"For '{who}', '{name}' must be an int >= {minimum}, got {type(value).__name__} "
+                        f"{value!r}")
+    if value < minimum:
         raise ValueError(f"For '{who}', '{name}' must be an int >= {minimum}, got {value!r}")
 
 

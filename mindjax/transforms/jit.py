@@ -222,6 +222,80 @@ def _join_args(dynamic: Sequence[Any], key: Any) -> tuple[tuple[Any, ...], dict[
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
+def _leaf_signature(x: Any) -> Any:
+    raw = x._raw if isinstance(x, Tensor) else x
+    return (tuple(getattr(raw, "shape", ())), str(getattr(raw, "dtype", type(raw).__name__)))
+
+
+def call_signature(dynamic: Sequence[Any], key: Any) -> Any:
+    """The input signature of a compiled call: its static key and its arrays' shapes and dtypes."""
+    return key, tuple(_leaf_signature(x) for x in dynamic)
+
+
+class ParallelPlanning:
+    """The parallel context's plan of one compiled program, asked for once per input signature.
+
+    Each compiled program (a :class:`CompiledFunction`, ``Model``'s training step)
+    holds one. Before the program is traced for a new signature, :meth:`prepare`
+    hands the parallel layer (``UPCALLS.parallel_plan``) a way to trace the program
+    abstractly; the layer searches the plans of the Cells the program calls and lays
+    their Parameters out. The real trace then runs in :meth:`scope`, where those
+    Cells run their plans, and :meth:`pin` keeps the written state in its layout.
+    Outside a parallel mode nothing is asked and both are no-ops.
+
+    Arguments:
+        caller: what the user called (the Cell, the ``ms.jit`` function); ``get_strategy``
+            finds the plan through it.
+    """
+
+    __slots__ = ("caller", "_done", "_plan")
+
+    def __init__(self, caller: Any) -> None:
+        self.caller = caller
+        self._done: set[Any] = set()
+        self._plan: Any = None
+
+    def prepare(self, signature: Any, discover: Callable[[], Any]) -> bool:
+        """Plan the program for ``signature`` unless done already; True when layouts changed now.
+
+        Arguments:
+            signature: the call's input signature (see :func:`call_signature`).
+            discover: traces the program abstractly (``jax.eval_shape`` of its pure function).
+        """
+        hook = UPCALLS.parallel_plan
+        if hook is None or signature in self._done or context._PARALLEL["parallel_mode"] == "stand_alone":
+            return False
+        plan = hook(self.caller, discover)  # may raise _NewVariables: the signature is then asked again
+        self._done.add(signature)
+        if plan is None:
+            return False
+        self._plan = plan
+        return True
+
+    def planned(self, signature: Any) -> bool:
+        """Whether the plan for ``signature`` was asked for already."""
+        return signature in self._done
+
+    def scope(self) -> Any:
+        """The context the program's real trace runs in (its Cells run their plans)."""
+        return self._plan.scope() if self._plan is not None else _NO_SCOPE
+
+    def pin(self, variables: Sequence[Variable], values: list[Any]) -> list[Any]:
+        """Inside the trace: the Variables' new values, kept in the layouts the plan gave them."""
+        return self._plan.pin(variables, values) if self._plan is not None else values
+
+
+class _NoScope:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+_NO_SCOPE = _NoScope()
+
+
 class CompiledFunction:
     """``fn`` compiled with ``jax.jit`` over the Variables it touches.
 
@@ -232,9 +306,11 @@ class CompiledFunction:
     """
 
     def __init__(self, fn: Callable[..., Any], variables: Sequence[Variable], where: str,
-                 owner: Any = None) -> None:
+                 owner: Any = None, caller: Any = None) -> None:
         self.fn = fn
         self.owner = owner  # the Cell it runs, if any (the state layout looks for pipelines in it)
+        # The parallel context's plan, per input signature (see ParallelPlanning).
+        self.planning = ParallelPlanning(caller if caller is not None else owner)
         self._layout: Any = None
         self.variables: list[Variable] = list(variables)
         self._ids = {id(v) for v in self.variables}
@@ -254,8 +330,9 @@ class CompiledFunction:
         if layout is not None:
             values = layout.expand(values)
         # Value checks (out-of-range indices) come back as outputs; see mindjax.common.checks.
-        with collect_checks() as checks:
+        with collect_checks() as checks, self.planning.scope():
             out, new_values = run_over_state(variables, values, self._ids, lambda: self.fn(*args, **kwargs))
+        new_values = self.planning.pin(variables, new_values)
         if layout is not None:
             new_values = layout.finish(values, new_values)
         written = [i for i, (a, b) in enumerate(zip(values, new_values)) if a is not b]
@@ -279,6 +356,8 @@ class CompiledFunction:
         """Run the program on arguments already split by ``_split_args`` (``args``/``kwargs`` are
         the originals, for writing in-place changes back to input Tensors)."""
         variables = self.variables
+        if context._PARALLEL["parallel_mode"] != "stand_alone":
+            self._plan_parallel(dynamic, key)
         if self._ready == len(variables) and current_tracker() is None:
             values = self._pack_state(variables, [v._raw for v in variables])
             try:
@@ -299,8 +378,12 @@ class CompiledFunction:
             out = Tensor._wrap(out)
         elif static:
             out = unbox_static(out)
-        for i, val in zip(written, new):
-            object.__setattr__(variables[i], "_raw", val)
+        if current_tracker() is None:
+            for i, val in zip(written, new):
+                object.__setattr__(variables[i], "_raw", val)
+        else:  # an enclosing functional run (eager grad) records the writes and hands them back
+            for i, val in zip(written, new):
+                variables[i]._value = val
         if layout is not None:
             layout.store(variables)
         if changed:
@@ -308,6 +391,21 @@ class CompiledFunction:
             for i, val in zip(changed, new_inputs):
                 object.__setattr__(inputs[i], "_raw", val)
         return out
+
+    def _plan_parallel(self, dynamic: list[Any], key: Any) -> None:
+        """Ask the parallel context's plan for this signature (once), before the program traces."""
+        signature = call_signature(dynamic, key)
+        if self.planning.planned(signature):
+            return
+
+        def discover() -> Any:
+            values = self._pack_state(self.variables, [v._value for v in self.variables])
+            return jax.eval_shape(lambda v, d: self._pure(v, d, key), values, dynamic)
+
+        def attempt() -> bool:
+            return self.planning.prepare(signature, discover)
+
+        run_growing_state(attempt, self.variables, self._ids, self.where)
 
     def _grow_and_run(self, dynamic: list[Any], key: Any) -> tuple[list[Any], Any]:
         def attempt() -> tuple[list[Any], Any]:
@@ -402,6 +500,27 @@ def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any])
     return compiled.call_split(dynamic, key, args, kwargs)
 
 
+def call_builtin_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Run a built-in Cell (a layer, loss or optimizer of MindJAX's own) as one compiled program
+    in PYNATIVE mode.
+
+    Its construct is MindJAX's code, with no Python side effects a user could see, so one
+    program per input signature replaces the program per operation that eager JAX would
+    compile and dispatch; the result, the state it writes and its gradients are the same.
+    Under an eager gradient (traced inputs) the program is differentiated as one call.
+    """
+    dynamic, key = _split_args(args, kwargs)
+    cache = cell.__dict__["_compiled_cache"]
+    if cache is None or cache.version != structure_version():
+        compiled = compiled_for_cell(cell)
+    else:
+        compiled = cache.current
+    return compiled.call_split(dynamic, key, args, kwargs)
+
+
+register_upcall("builtin_cell_call", call_builtin_cell_compiled)
+
+
 def _is_traced(dynamic: list[Any], key: Any) -> bool:
     """Whether split arguments hold a JAX tracer (a Parameter argument's value counts too)."""
     for leaf in dynamic:
@@ -480,7 +599,8 @@ class _JitFunction:
         if context.in_compiled() or _has_tracer((args, kwargs)):
             return convert_function(self._fn)(*args, **kwargs)
         if self._compiled is None:
-            self._compiled = CompiledFunction(convert_function(self._fn), [RNG_STATE], f"For '{self._fn.__qualname__}'")
+            self._compiled = CompiledFunction(convert_function(self._fn), [RNG_STATE], f"For '{self._fn.__qualname__}'",
+                                              caller=self)
         return self._run(self._compiled, args, kwargs)
 
 

@@ -53,3 +53,45 @@ def test_output_shapes_estimate_marks_varying_dimensions_none():
     assert data.output_shapes() == [[2, 1], []]
     assert data.output_shapes(estimate=True) == [[2, None], []]
     assert data.output_types() == [np.float64, np.int64]
+
+
+def _cifar100(root, n_train=3, n_test=2):
+    os.makedirs(root)
+    rng = np.random.default_rng(0)
+    records = {}
+    for name, n in (("train.bin", n_train), ("test.bin", n_test)):
+        rec = rng.integers(0, 256, size=(n, 2 + 3072), dtype=np.uint8)
+        rec[:, 0], rec[:, 1] = np.arange(n) % 20, np.arange(n) + 50
+        rec.tofile(os.path.join(root, name))
+        records[name] = rec
+    return records
+
+
+def test_cifar100_reads_coarse_and_fine_labels_and_chw_pixels(tmp_path):
+    records = _cifar100(str(tmp_path / "c100"))
+    data = ds.Cifar100Dataset(str(tmp_path / "c100"), usage="train", shuffle=False)
+    assert data.get_col_names() == ["image", "coarse_label", "fine_label"] and data.get_dataset_size() == 3
+    assert data.output_types() == [np.uint8, np.uint32, np.uint32]
+    got = rows(data)
+    rec = records["train.bin"]
+    for i, (image, coarse, fine) in enumerate(got):
+        assert image.shape == (32, 32, 3) and coarse.shape == () and fine.dtype == np.uint32
+        assert int(coarse) == rec[i, 0] and int(fine) == rec[i, 1]
+        np.testing.assert_array_equal(image, rec[i, 2:].reshape(3, 32, 32).transpose(1, 2, 0))
+    assert ds.Cifar100Dataset(str(tmp_path / "c100")).get_dataset_size() == 5
+    batch = rows(ds.Cifar100Dataset(str(tmp_path / "c100"), usage="test", shuffle=False).batch(2))[0]
+    assert batch[0].shape == (2, 32, 32, 3) and batch[2].tolist() == [50, 51]
+
+
+def test_cifar100_bad_folder_usage_and_truncated_file_are_named(tmp_path):
+    import pytest
+
+    with pytest.raises(ValueError, match="Cifar100Dataset.*does not exist"):
+        ds.Cifar100Dataset(str(tmp_path / "nowhere"))
+    _cifar100(str(tmp_path / "c"))
+    with pytest.raises(ValueError, match="Cifar100Dataset.*'usage'.*got 'val'"):
+        ds.Cifar100Dataset(str(tmp_path / "c"), usage="val")
+    with open(tmp_path / "c" / "test.bin", "ab") as f:
+        f.write(b"\0" * 7)
+    with pytest.raises(Exception, match="Cifar100Dataset.*test.bin.*truncated.*7 of 3074 bytes"):
+        ds.Cifar100Dataset(str(tmp_path / "c"), usage="test")

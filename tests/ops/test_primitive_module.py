@@ -92,3 +92,29 @@ def test_hyper_map_with_registered_scale():
         return x * ops.Reciprocal()(k * 1.0)
     out = HyperMap()(ops.partial(scale, 2), (ms.Tensor([2.0]), ms.Tensor([4.0])))
     assert [float(o[0]) for o in out] == [1.0, 2.0]
+
+
+def test_a_constexpr_function_is_user_code_whose_ops_give_tensors_in_both_modes():
+    from mindjax import nn
+
+    kinds = []
+
+    @ops.constexpr
+    def relative(n):
+        grid = ms.numpy.arange(n)
+        kinds.append(type(grid).__name__)
+        return grid.view(1, -1) - grid.view(-1, 1)  # Tensor.view(*shape), not jax.Array.view(dtype)
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x + relative(3)
+
+    x = ms.Tensor(np.zeros((3, 3), np.int32))
+    want = np.arange(3)[None, :] - np.arange(3)[:, None]
+    try:
+        for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+            ms.set_context(mode=mode)
+            np.testing.assert_array_equal(Net()(x).asnumpy(), want)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert kinds == ["Tensor", "Tensor"]

@@ -9,7 +9,7 @@ from jax.sharding import PartitionSpec as P
 
 import mindjax as ms
 from mindjax import nn, ops
-from mindjax.parallel.auto import (CostModel, auto_parallel, collective_stats, get_strategy,
+from mindjax.parallel.auto import (CostModel, auto_parallel, collective_stats, find_plan, get_strategy,
                                    search_plan, xla_report)
 from mindjax.parallel.auto.choose import choose_verified, default_memory_budget, zero_specs
 from mindjax.parallel.auto.verify import measure_plan, measured_seconds
@@ -194,7 +194,7 @@ def test_model_train_in_auto_parallel_runs_the_searched_plan_and_equals_single_d
 
     single, _, _ = run(False)
     auto, model, net = run(True)
-    plan = model.train_network.network.plan
+    plan = find_plan(model.train_network)
     assert plan is not None and plan.measured is not None and len(plan.candidates) >= 3
     assert set(get_strategy(model.train_network)["parameters"]) == {"fc1.weight", "fc1.bias",
                                                                    "fc2.weight", "fc2.bias"}

@@ -163,3 +163,55 @@ def test_model_rejects_bad_arguments_naming_the_argument():
         model.train(1, [(np.ones((2, 4), np.float32),)])
     with pytest.raises(ValueError, match="For 'Model.eval', the model has no metrics"):
         model.eval(classification_batches())
+
+
+def test_train_epoch_arguments_follow_mindspores_validator_error_types():
+    model, _, _ = make_model()
+    with pytest.raises(TypeError, match="For 'Model.train', 'initial_epoch' must be an int >= 0, got str '123'"):
+        model.train(3, classification_batches(), initial_epoch="123")
+    with pytest.raises(TypeError, match="'epoch' must be an int >= 1, got float 2.0"):
+        model.train(2.0, classification_batches())
+    with pytest.raises(ValueError, match="'initial_epoch' must be an int >= 0, got -1"):
+        model.train(3, classification_batches(), initial_epoch=-1)
+    with pytest.raises(ValueError, match="'initial_epoch' must be less than 'epoch' \\(3\\), got 4"):
+        model.train(3, classification_batches(), initial_epoch=4)
+
+
+class _SelfIteratingData:
+    """A dataset object that is its own iterator and starts over only on reset(), as MindSpore's mocks."""
+
+    def __init__(self, batches):
+        self.batches, self.at, self.resets = batches, 0, 0
+
+    def get_dataset_size(self):
+        return len(self.batches)
+
+    def create_tuple_iterator(self, num_epochs=-1, do_copy=True):
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.at >= len(self.batches):
+            raise StopIteration
+        self.at += 1
+        return self.batches[self.at - 1]
+
+    def reset(self):
+        self.at, self.resets = 0, self.resets + 1
+
+
+def test_train_resets_a_self_iterating_dataset_after_each_epoch_like_mindspore():
+    model, _, _ = make_model()
+    data = _SelfIteratingData(list(classification_batches()))
+    steps = []
+
+    class Count(ms.train.Callback):
+        def on_train_step_end(self, run_context):
+            steps.append(run_context.original_args().cur_epoch_num)
+
+    model.train(2, data, callbacks=Count(), dataset_sink_mode=False)
+    model.train(2, data, callbacks=Count(), dataset_sink_mode=False, initial_epoch=1)
+    n = len(data.batches)
+    assert steps == [1] * n + [2] * n + [2] * n and data.resets == 3

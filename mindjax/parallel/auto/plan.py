@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 import weakref
 from typing import Any, Sequence
@@ -36,7 +37,8 @@ from mindjax.parallel.auto.choose import choose_verified, default_memory_budget,
 from mindjax.parallel.auto.search import (SearchGraph, SearchResult, build_graph, force_data_axes,
                                           search)
 
-__all__ = ["Plan", "search_plan", "AutoParallelCell", "auto_parallel", "get_strategy", "default_mesh"]
+__all__ = ["Plan", "search_plan", "AutoParallelCell", "auto_parallel", "get_strategy", "default_mesh",
+           "find_plan", "record_plan"]
 
 _ANCHOR_OPS = ("dot_general", "conv_general_dilated", "gather")
 _KEY_OPS = ("dot_general", "conv_general_dilated", "gather", "reduce_sum", "reduce_max",
@@ -439,9 +441,18 @@ def _signature(args: tuple[Any, ...]) -> Any:
                        for x in leaves)
 
 
-# Every Cell inside a planned network -> the latest plan covering it, so that
-# get_strategy(net) finds the plan Model.train searched for the network's wrapper.
-_PLAN_OF: "weakref.WeakKeyDictionary[Cell, Plan]" = weakref.WeakKeyDictionary()
+# Every Cell inside a planned network, and every caller of a planned program (a training Cell, an
+# ms.jit function) -> the latest plan covering it, so that get_strategy works on whatever was called.
+_PLAN_OF: "weakref.WeakKeyDictionary[Any, Plan]" = weakref.WeakKeyDictionary()
+
+
+def record_plan(owner: Any, plan: Plan) -> None:
+    """Let ``get_strategy(owner)`` find ``plan`` (``owner``: what was called; ignored when it takes
+    no weak reference)."""
+    try:
+        _PLAN_OF[owner] = plan
+    except TypeError:
+        pass
 
 
 class AutoParallelCell(Cell):
@@ -457,6 +468,9 @@ class AutoParallelCell(Cell):
         search_mode, training, memory_budget_bytes, cost_model, input_specs,
         output_specs, verify, optimizer_states: as for :func:`search_plan`.
     """
+
+    # Called eagerly it still runs its plan as one compiled program (no PYNATIVE warning).
+    _compiles_itself = True
 
     def __init__(self, network: Cell, mesh: Mesh | None = None, **search_options: Any) -> None:
         super().__init__(auto_prefix=False)
@@ -552,12 +566,38 @@ def auto_parallel(network: Cell, *inputs: Any, mesh: Mesh | None = None,
     return cell
 
 
+def find_plan(net: Any) -> Plan | None:
+    """The searched plan of ``net`` (as :func:`get_strategy` finds it), or None.
+
+    Arguments:
+        net: a :class:`Plan`, an :class:`AutoParallelCell` or a Cell holding one, a Cell
+            inside a planned network, or anything called under ``AUTO_PARALLEL`` (a
+            ``TrainOneStepCell``, a GRAPH-mode Cell, an ``ms.jit`` function; a method's
+            plan is found through its Cell).
+    """
+    if isinstance(net, Plan):
+        return net
+    if isinstance(net, Cell):
+        for _, cell in net.cells_and_names():
+            if isinstance(cell, AutoParallelCell) and cell.plan is not None:
+                return cell.plan
+    target = net
+    if isinstance(net, functools.partial) and net.args:  # a bound ms.jit method: its instance
+        target = net.args[0]
+    try:
+        return _PLAN_OF.get(target)
+    except TypeError:
+        return None
+
+
 def get_strategy(net: Any) -> dict[str, Any]:
     """The chosen plan of an auto-parallel network, per Parameter and per key op.
 
     Arguments:
         net: an :class:`AutoParallelCell`, a Cell holding one, a Cell inside a planned
-            network (as ``Model.train`` plans it in ``AUTO_PARALLEL``), or a :class:`Plan`.
+            network, anything called under ``AUTO_PARALLEL`` (``Model.train``'s training Cell,
+            a ``TrainOneStepCell`` or other Cell called in GRAPH mode, an ``ms.jit`` function),
+            or a :class:`Plan`.
 
     Returns:
         ``{"search_mode": ..., "candidate": the chosen candidate's label, "measured": XLA's
@@ -568,17 +608,11 @@ def get_strategy(net: Any) -> dict[str, Any]:
     Raises:
         ValueError: when the network has no searched plan yet.
     """
-    plan = net if isinstance(net, Plan) else None
-    if plan is None and isinstance(net, Cell):
-        for _, cell in net.cells_and_names():
-            if isinstance(cell, AutoParallelCell) and cell.plan is not None:
-                plan = cell.plan
-                break
-    if plan is None and isinstance(net, Cell):
-        plan = _PLAN_OF.get(net)
+    plan = find_plan(net)
     if plan is None:
         raise ValueError(f"For 'get_strategy', the network {type(net).__name__} has no searched plan; "
-                         f"wrap it with auto_parallel(network, *inputs) and call it first")
+                         f"call it under AUTO_PARALLEL (GRAPH mode, ms.jit or Model.train) or wrap it "
+                         f"with auto_parallel(network, *inputs) first")
     res = plan.result
     measured = None
     if plan.measured is not None:
