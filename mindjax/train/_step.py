@@ -52,6 +52,10 @@ def sink_runs_on_device() -> bool:
     return platform != "cpu"
 
 
+def _shapes(batch: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple((getattr(x, "shape", None), getattr(x, "dtype", type(x))) for x in batch)
+
+
 def _strong(x: Any) -> Any:
     # A scan carry must keep its type exactly; weak types would flip between iterations.
     return lax.convert_element_type(x, x.dtype)
