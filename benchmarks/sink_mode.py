@@ -2,10 +2,10 @@
 
 LeNet-5 at batch 32, 60 steps per epoch, Momentum on sparse softmax
 cross-entropy, GRAPH mode, fed the same data both ways: in-memory numpy
-batches, and a ``mindjax.dataset`` pipeline. Sink mode runs with the
-mechanism this backend uses (on XLA:CPU a loop of asynchronous dispatches of
-the step, reading batches one at a time; elsewhere ``lax.scan`` over stacked blocks), and, for comparison, with
-the other one forced. Each timed call trains 2 epochs and waits for the
+batches, and a ``mindjax.dataset`` pipeline. Sink mode runs as this backend
+does (on XLA:CPU step by step, as MindSpore's CPU backend; elsewhere
+``lax.scan`` over stacked blocks), and, for comparison, with ``lax.scan``
+forced. Each timed call trains 2 epochs and waits for the
 weights; the variants take turns within each repeat, so a load that changes
 during the run hits all of them alike; the best repeat counts.
 
@@ -38,12 +38,12 @@ def _model() -> tuple[Model, nn.Cell]:
     return Model(net, loss, nn.Momentum(net.trainable_params(), 0.01, 0.9)), net
 
 
-def _runner(data: Callable[[], Any], sink: bool, host_loop: bool) -> Callable[[], float]:
+def _runner(data: Callable[[], Any], sink: bool, scan: bool) -> Callable[[], float]:
     model, net = _model()
     feed = data()
 
     def run() -> float:
-        _step.sink_loops_on_host = lambda: host_loop
+        _step.sink_runs_on_device = lambda: scan
         start = time.perf_counter()
         model.train(2, feed, dataset_sink_mode=sink)
         jax.block_until_ready([p._value for p in net.get_parameters()])
@@ -65,23 +65,23 @@ def main() -> None:
     arrays = lambda: [(x[i:i + BATCH], y[i:i + BATCH]) for i in range(0, len(x), BATCH)]  # noqa: E731
     pipeline = lambda: ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(  # noqa: E731
         BATCH, drop_remainder=True)
-    native = _step.sink_loops_on_host()
+    native = _step.sink_runs_on_device
     runs = {}
     for feed_name, feed in (("arrays", arrays), ("pipeline", pipeline)):
-        runs[(feed_name, "non-sink")] = _runner(feed, False, native)
-        runs[(feed_name, "sink, host loop")] = _runner(feed, True, True)
-        runs[(feed_name, "sink, lax.scan")] = _runner(feed, True, False)
-    _step.sink_loops_on_host = lambda: native
+        runs[(feed_name, "non-sink")] = _runner(feed, False, native())
+        runs[(feed_name, "sink, step by step")] = _runner(feed, True, False)
+        runs[(feed_name, "sink, lax.scan")] = _runner(feed, True, True)
+    _step.sink_runs_on_device = native
     best = {key: float("inf") for key in runs}
     load_before = os.getloadavg()
     for _ in range(args.repeat):
         for key, run in runs.items():
             best[key] = min(best[key], run() / (2 * args.steps))
     rows = []
-    chosen = "sink, host loop" if native else "sink, lax.scan"
+    chosen = "sink, lax.scan" if native() else "sink, step by step"
     for feed_name in ("arrays", "pipeline"):
         base = best[(feed_name, "non-sink")]
-        for variant in ("sink, host loop", "sink, lax.scan"):
+        for variant in ("sink, step by step", "sink, lax.scan"):
             t = best[(feed_name, variant)]
             note = " (this backend's choice)" if variant == chosen else ""
             rows.append([f"LeNet-5, {feed_name}", variant + note, f"{t * 1e3:.3f} ms", f"{base * 1e3:.3f} ms",

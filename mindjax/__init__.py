@@ -61,7 +61,7 @@ from mindjax.train.metrics import (F1, MAE, MSE, ROC, Accuracy, ConfusionMatrix,
                                    Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                                    auc, get_metric_fn, names, rearrange_inputs)
 from mindjax import boost, experimental, mint, numpy
-from mindjax import profiler
+from mindjax import hal, profiler
 from mindjax.profiler import Profiler
 
 __version__ = "0.1.0"

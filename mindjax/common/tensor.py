@@ -462,10 +462,13 @@ class Tensor:
         return complex(self._value)
 
     def __index__(self) -> int:
+        """The Python int of a one-element integer or bool Tensor of any rank (``[10, 20][Tensor([1])]``),
+        as in MindSpore; anything else raises MindSpore's ValueError."""
         raw = self._value
-        if not jnp.issubdtype(raw.dtype, jnp.integer):
-            raise TypeError(f"only integer Tensors can be used as an index, got {self.dtype}")
-        return int(raw)
+        if raw.size != 1 or not (jnp.issubdtype(raw.dtype, jnp.integer) or raw.dtype == jnp.bool_):
+            raise ValueError(f"Only integer tensors of a single element can be converted to an index, "
+                             f"got a Tensor of shape {tuple(raw.shape)} and dtype {self.dtype}")
+        return int(raw.reshape(()))
 
     def __len__(self) -> int:
         if self.ndim == 0:

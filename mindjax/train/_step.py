@@ -7,13 +7,11 @@ every returned value back into the Cell tree (pointer assignment). Returning
 every Variable, changed or not, keeps donation exact: each donated buffer is
 aliased to the output of the same Variable.
 
-``run_sink`` runs N steps over a stacked block of batches, traced once. The
-mechanism is chosen per backend, by measurement: on GPU and TPU a
-``lax.scan`` of the step (N steps in one XLA call); on XLA:CPU, where a scan
-of a conv step runs 1.5-1.9x slower than separate calls, a loop of
-asynchronous dispatches of the single step (``run_steps``), reading the
-batches one at a time as non-sink training does, so the host never waits
-inside the sink and no block of batches is stacked first.
+``run_sink`` runs N steps over a stacked block of batches in one
+``lax.scan`` (traced once): sink mode on GPU and TPU. On XLA:CPU there is no
+sink mode, as on MindSpore's CPU backend: ``Model`` trains step by step
+(:func:`sink_runs_on_device`), which also measured faster there (a scan of a
+conv step ran 1.5-1.9x slower than separate calls).
 
 A step whose loss is not finite (NaN or Inf), or in which a value check failed
 (an out-of-range label or index, see :mod:`mindjax.common.checks`), keeps the
@@ -23,7 +21,7 @@ outputs (``last_report``) and ``Model`` raises from them at its next host sync.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -41,19 +39,21 @@ from mindjax.parallel.shard import place
 from mindjax.transforms.jit import ParallelPlanning, run_growing_state, run_over_state
 
 
-def sink_loops_on_host() -> bool:
-    """True where sink mode runs a loop of dispatched steps rather than one ``lax.scan`` (XLA:CPU)."""
-    return jax.default_backend() == "cpu"
+def sink_runs_on_device() -> bool:
+    """Whether ``dataset_sink_mode=True`` sinks: False where the steps run on XLA:CPU.
+
+    MindSpore's CPU backend has no sink mode (``Model.train`` logs "The CPU
+    cannot support dataset sink mode currently" and trains step by step), so
+    there MindJAX trains step by step too: ``step_end`` callbacks see every
+    step, and an epoch is the whole dataset whatever ``sink_size`` is.
+    """
+    device = jax.config.jax_default_device
+    platform = getattr(device, "platform", device) or jax.default_backend()
+    return platform != "cpu"
 
 
 def _shapes(batch: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple((getattr(x, "shape", None), getattr(x, "dtype", type(x))) for x in batch)
-
-
-def _stacked_run(outs: list[Any], reports: list[Any]) -> tuple[Any, Any, int]:
-    # One stack per output leaf, dispatched like the steps: the host still does not wait.
-    outputs, stacked = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *zip(outs, reports))
-    return outputs, stacked, len(outs)
 
 
 def _strong(x: Any) -> Any:
@@ -109,7 +109,6 @@ class StepProgram:
         self._exempt = _exempt_ids(cell) | {id(self._halt)}
         # (loss finite, value checks) of the last call, on the device; stacked over steps after run_sink.
         self.last_report: Any = None
-        self.last_batch: tuple[Any, ...] | None = None  # set by run_steps
         self._single = jax.jit(self._pure_single, donate_argnums=(0,))
         self._sink = jax.jit(self._pure_sink, donate_argnums=(0,))
         # Per Variable, in a parallel mode: the batch is split and the state laid out on the mesh.
@@ -233,38 +232,6 @@ class StepProgram:
         ``last_report`` then holds the per-step reports, stacked the same way.
         """
         return self._call(self._sink, stacked, dim=1)
-
-    def run_steps(self, batches: Iterable[tuple[Any, ...]]) -> list[tuple[Any, Any, int]]:
-        """Run one step per batch of ``batches``, dispatching each without waiting for the last.
-
-        The sink of a backend where :func:`sink_loops_on_host`: the batches are
-        read one at a time, so reading the next overlaps the step running now.
-        ``last_batch`` is then the last batch read (``None`` when there was none).
-
-        Returns:
-            one ``(outputs, reports, steps)`` per run of consecutive batches of
-            the same shapes (a short last batch starts a new run, as it starts a
-            new block of a stacked sink): the outputs and the step reports
-            stacked over the run's steps, as :meth:`run_sink` and its
-            ``last_report`` give them.
-        """
-        segments: list[tuple[Any, Any, int]] = []
-        outs: list[Any] = []
-        reports: list[Any] = []
-        shapes = None
-        self.last_batch = None
-        for batch in batches:
-            now = _shapes(batch)
-            if outs and now != shapes:
-                segments.append(_stacked_run(outs, reports))
-                outs, reports = [], []
-            shapes = now
-            outs.append(self(batch))
-            reports.append(self.last_report)
-            self.last_batch = batch
-        if outs:
-            segments.append(_stacked_run(outs, reports))
-        return segments
 
     def lowered_text(self, batch: tuple[Any, ...]) -> str:
         """The StableHLO text of the single step on ``batch``'s shapes."""

@@ -2,12 +2,13 @@
 
 The training step is one jitted pure function over the whole state (see
 :mod:`mindjax.train._step`); the per-step Python is the callback dispatch and
-one call into the compiled program. With ``dataset_sink_mode=True``
-``step_end`` callbacks fire once per sink of steps and the host reads the
-results once per sink; on GPU and TPU the sink is one XLA call (``lax.scan``
-over a block of batches stacked on a background thread while the device
-computes), on XLA:CPU, where a scan is slower than separate calls, a loop of
-asynchronous dispatches of the step (see :mod:`mindjax.train._step`).
+one call into the compiled program. With ``dataset_sink_mode=True`` on GPU
+and TPU ``step_end`` callbacks fire once per sink of steps and the host reads
+the results once per sink: the sink is one XLA call (``lax.scan`` over a
+block of batches stacked on a background thread while the device computes).
+On XLA:CPU, as on MindSpore's CPU backend, sink mode trains step by step
+(``cb_params.dataset_sink_mode`` is then False; ``batch_num`` is still
+``sink_size`` when that is set).
 
 Unlike MindSpore in PYNATIVE mode, ``Model`` always compiles its steps: the
 numbers are the same and the speed is that of GRAPH mode.
@@ -43,7 +44,8 @@ from mindjax.cells.wrap.cell_wrapper import WithEvalCell, WithLossCell
 from mindjax.common.checks import raise_failed_checks
 from mindjax.train._data import DataSource
 from mindjax.parallel import mesh as _mesh
-from mindjax.train._step import StepProgram, sink_loops_on_host
+from mindjax.train import _step
+from mindjax.train._step import StepProgram
 from mindjax.train.amp import build_train_network
 from mindjax.train.callback.callback import RunContext, _as_callback_list, _CallbackList, _CallbackParams
 from mindjax.train.callback.time_monitor import TimeMonitor
@@ -213,7 +215,8 @@ class Model:
             epoch: the total number of epochs.
             train_dataset: a dataset or an iterable of ``(data, label)`` batches.
             callbacks: a Callback or a list of them.
-            dataset_sink_mode: run each epoch (or ``sink_size`` steps) in one XLA call.
+            dataset_sink_mode: run each epoch (or ``sink_size`` steps) in one XLA call; on
+                XLA:CPU, as on MindSpore's CPU backend, training runs step by step instead.
             sink_size: steps per sink; -1 for the whole dataset.
             initial_epoch: the epoch to start from (resuming).
         """
@@ -233,15 +236,16 @@ class Model:
 
     def _train(self, epoch: int, train_dataset: Any, callbacks: Any, sink: bool, sink_size: int,
                initial_epoch: int, valid_infos: Any) -> None:
-        # Sinks that stack their batches into blocks (a lax.scan per sink) read them stacked; a sink that
-        # loops on the host reads step by step, as non-sink training does.
-        stacked = sink and not sink_loops_on_host()
-        source = DataSource(train_dataset, "Model.train", "train_dataset", sink_size=sink_size if stacked else None)
+        # MindSpore reads batch_num from the arguments, before its CPU backend drops sink mode.
+        batch_num = sink_size if sink and sink_size > 0 else None
+        sink = sink and _step.sink_runs_on_device()
+        # A sink stacks its batches into blocks (a lax.scan per sink).
+        source = DataSource(train_dataset, "Model.train", "train_dataset", sink_size=sink_size if sink else None)
         cb = _CallbackParams()
         cb.cur_step_num = 0
         cb.train_network = self._train_network
         cb.epoch_num = epoch - initial_epoch
-        cb.batch_num = sink_size if sink and sink_size > 0 else source.size()
+        cb.batch_num = batch_num if batch_num is not None else source.size()
         if cb.batch_num <= 0:
             raise ValueError("For 'Model.train', 'train_dataset' has no batch")
         self.batch_num = cb.batch_num
@@ -329,10 +333,7 @@ class Model:
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)
-            if sink_loops_on_host():
-                outputs = self._sink_on_host(source, callbacks, run_context, cb, sink_size, i + 1)
-            else:
-                outputs = self._sink_stacked(source, callbacks, run_context, cb, sink_size, i + 1, i + 1 < epoch)
+            outputs = self._sink_stacked(source, callbacks, run_context, cb, sink_size, i + 1, i + 1 < epoch)
             self._warn_skipped(i + 1)
             cb.net_outputs = wrap(_last_step(outputs))
             callbacks.on_train_step_end(run_context)
@@ -356,24 +357,6 @@ class Model:
             outputs = program.run_sink(stacked)
             self._check_sink(program, epoch, first, cb.batch_num)
             first += n
-        return outputs
-
-    def _sink_on_host(self, source: DataSource, callbacks: _CallbackList, run_context: RunContext, cb: Any,
-                      sink_size: int, epoch: int) -> Any:
-        """One sink as a loop of dispatched steps (XLA:CPU); returns the stacked outputs."""
-        count = source.size() if sink_size == -1 else sink_size
-        first = cb.cur_step_num
-        callbacks.on_train_step_begin(run_context)
-        program = self._train_program()
-        segments = program.run_steps(source.steps(count))
-        if not segments:
-            raise ValueError("For 'Model.train', the dataset yielded no batch")
-        cb.train_dataset_element = list(program.last_batch)
-        for outputs, report, n in segments:
-            program.last_report = report
-            self._check_sink(program, epoch, first, cb.batch_num)
-            first += n
-        cb.cur_step_num = first
         return outputs
 
     @staticmethod

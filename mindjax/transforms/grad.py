@@ -148,7 +148,7 @@ def _differentiate_values(fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
     diff_primals = [_primal(args[p]) for p in positions]
     weight_primals = [w._value for w in weights]
     if any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((diff_primals, weight_primals))):
-        # MindSpore differentiates integer inputs and Parameters as if they were real and casts the
+        # MindSpore differentiates integer (and bool) inputs and Parameters as if they were real and casts the
         # gradient back to their dtype. When fn cannot take them as floats (indices, one_hot labels),
         # their gradient is zero, as JAX's float0 says.
         try:
@@ -162,8 +162,10 @@ def _differentiate_values(fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
 
 
 def _is_int(leaf: Any) -> bool:
+    """An integer or bool array: MindSpore differentiates it as a float and casts the gradient back
+    (a bool input's gradient is the sensitivity's truth value)."""
     dtype = getattr(leaf, "dtype", None)
-    return dtype is not None and jnp.issubdtype(dtype, jnp.integer)
+    return dtype is not None and (jnp.issubdtype(dtype, jnp.integer) or dtype == jnp.bool_)
 
 
 def _ints_as_floats(tree: Any) -> Any:

@@ -385,3 +385,19 @@ def test_arithmetic_leaves_other_objects_their_reflected_method():
             return "reflected"
 
     assert ms.Tensor(np.ones(2, np.float32)) + Other() == "reflected"
+
+
+def test_a_one_element_integer_or_bool_tensor_of_any_rank_indexes_a_list_as_in_mindspore():
+    # MindSpore 2.10, measured: Tensor(1), Tensor([1]) and Tensor([[1]]) all index [10, 20, 30] to 20.
+    from mindjax import Tensor
+    for index in (Tensor(1), Tensor([1]), Tensor([[1]]), Tensor(True)):
+        assert [10, 20, 30][index] == 20
+    assert [10, 20][Tensor(np.array([1], np.int32))] == 20
+
+
+def test_a_tensor_of_several_elements_or_floats_is_not_an_index_as_in_mindspore():
+    from mindjax import Tensor
+    with pytest.raises(ValueError, match=r"Only integer tensors of a single element .* shape \(2,\)"):
+        [10, 20, 30][Tensor([1, 2])]
+    with pytest.raises(ValueError, match=r"Only integer tensors of a single element .* Float32"):
+        [10, 20, 30][Tensor([1.0])]

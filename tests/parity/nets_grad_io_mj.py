@@ -54,3 +54,34 @@ class Imag(nn.Cell):
 
     def construct(self, x):
         return ops.imag(x)
+
+
+class WritesAttribute(nn.Cell):
+    """Writes a Tensor to a plain attribute and reads it back: GRAPH mode cuts its gradient there."""
+
+    def __init__(self):
+        super().__init__()
+        self.p = 4.0
+
+    def construct(self, x):
+        self.p = x * 3
+        return self.p * x
+
+
+class AddsToIntAttribute(nn.Cell):
+    """``self.p = self.p + x`` on a Python int attribute, returned (test_grad_graph's ModifyNet)."""
+
+    def __init__(self):
+        super().__init__()
+        self.p = 4
+
+    def construct(self, x):
+        self.p = self.p + x
+        return self.p
+
+
+class Add(nn.Cell):
+    """x + y: with a bool ``y`` MindSpore still gives it a gradient, the sensitivity's truth value."""
+
+    def construct(self, x, y):
+        return x + y

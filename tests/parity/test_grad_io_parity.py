@@ -123,3 +123,41 @@ def test_requires_grad_false_gives_zero_as_mindspore_pynative(mode):
         return fw.grad(net, None, [net.w])(fw.Tensor(X), fw.Tensor(Y))
 
     _assert_same(run(mindjax), _reference("frozen", run, mode=mindspore.PYNATIVE_MODE))
+
+
+@pytest.mark.parametrize("framework_mode", ["GRAPH_MODE", "PYNATIVE_MODE"])
+def test_a_tensor_written_to_an_attribute_loses_its_gradient_in_graph_mode_as_in_mindspore(framework_mode):
+    # MindSpore's GRAPH mode runs the write in the interpreter (PyExecute): d(self.p * x)/dx is self.p = 6;
+    # PYNATIVE differentiates through it: 12.
+    mindjax.set_context(mode=getattr(mindjax, framework_mode))
+
+    def run(fw):
+        return fw.grad(_nets(fw).WritesAttribute(), 0)(fw.Tensor(np.array([2.0], np.float32)))
+
+    ours = run(mindjax)
+    _assert_same(ours, _reference(("attr", framework_mode), run, mode=getattr(mindspore, framework_mode)))
+    assert float(_numpy(ours)[0]) == (6.0 if framework_mode == "GRAPH_MODE" else 12.0)
+
+
+def test_an_int_input_added_to_an_int_attribute_has_gradient_zero_in_graph_mode_as_in_mindspore():
+    mindjax.set_context(mode=mindjax.GRAPH_MODE)
+
+    def run(fw):
+        return fw.grad(_nets(fw).AddsToIntAttribute(), 0)(fw.Tensor(np.array([2], np.int64)))
+
+    _assert_same(run(mindjax), _reference("int_attr", run))
+
+
+def test_a_bool_input_gets_the_sensitivitys_truth_value_as_in_mindspore(mode):
+    x = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], np.float32)
+    y = np.array([[True, True, True], [False, False, False]])
+    sens = np.array([[1.0, 2.0, 0.0], [0.0, 3.0, 4.0]], np.float32)
+
+    def run(fw):
+        return fw.ops.GradOperation(get_all=True, sens_param=True)(_nets(fw).Add())(
+            fw.Tensor(x), fw.Tensor(y), fw.Tensor(sens))
+
+    ours = run(mindjax)
+    _assert_same(ours, _reference("bool_input", run))
+    assert ours[1].dtype == mindjax.bool_
+    np.testing.assert_array_equal(ours[1].asnumpy(), sens.astype(bool))

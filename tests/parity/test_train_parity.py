@@ -84,11 +84,12 @@ def test_model_train_matches_mindspore_losses_weights_and_optimizer_state():
                                    err_msg=name)
 
 
-def test_sink_mode_ends_with_mindspores_weights():
-    # MindSpore on CPU runs sink mode as the plain loop; MindJAX scans: the numbers must still agree.
-    _, want = _train(mindspore, nets_train_ms, epochs=2, sink=False)
+def test_sink_mode_on_cpu_gives_mindspores_loss_at_every_step_and_its_weights():
+    # MindSpore's CPU backend runs sink mode as the plain loop: step_end sees every step's loss.
+    want_losses, want = _train(mindspore, nets_train_ms, epochs=2, sink=True)
     got_losses, got = _train(mindjax, nets_train_mj, epochs=2, sink=True)
-    assert len(got_losses) == 2
+    assert len(got_losses) == len(want_losses) == 6
+    np.testing.assert_allclose(got_losses, want_losses, rtol=1e-5, atol=1e-5)
     for name in want:
         np.testing.assert_allclose(got[name], want[name].reshape(got[name].shape), rtol=1e-5, atol=1e-5,
                                    err_msg=name)

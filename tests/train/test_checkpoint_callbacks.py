@@ -95,9 +95,9 @@ def _run(tmp_path, data, sink, sink_size, callbacks=()):
 @pytest.mark.parametrize("data, sink, sink_size", [
     (lambda: classification_batches(n_batches=3), False, -1),
     (_shuffled_pipeline, False, -1),
-    (_shuffled_pipeline, True, 3),  # sinks of 3 steps straddle the 4-batch epochs
+    (_shuffled_pipeline, True, 3),  # sinks of 3 steps (lax.scan, as on GPU) straddle the 4-batch epochs
 ], ids=["arrays", "shuffled-pipeline", "shuffled-pipeline-sink-3"])
-def test_backup_and_restore_resumes_bit_for_bit_with_the_data_position(tmp_path, data, sink, sink_size):
+def test_backup_and_restore_resumes_bit_for_bit_with_the_data_position(tmp_path, data, sink, sink_size, scan_sink):
     straight = _run(tmp_path, data, sink, sink_size)
     want = {n: np.asarray(p._value) for n, p in straight.train_network.parameters_and_names()}
     backup = str(tmp_path / "backup")

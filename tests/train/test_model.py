@@ -56,7 +56,7 @@ def test_sink_and_non_sink_training_end_with_the_same_weights():
         np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-6, err_msg=name)
 
 
-def test_sink_size_runs_that_many_steps_per_epoch_continuing_through_the_data():
+def test_sink_size_runs_that_many_steps_per_epoch_continuing_through_the_data(scan_sink):
     data = classification_batches(n_batches=4)
     ms.set_seed(1)
     model_a, net_a, opt_a = make_model()
@@ -81,7 +81,7 @@ def test_callback_order_and_counts_without_sink():
     assert [c[1] for c in rec.calls if c[0] == "epoch_end"] == [1, 2]
 
 
-def test_callback_order_and_counts_in_sink_mode_fire_step_end_once_per_sink():
+def test_callback_order_and_counts_in_sink_mode_fire_step_end_once_per_sink(scan_sink):
     rec = _Recorder()
     model, _, _ = make_model()
     model.train(2, classification_batches(n_batches=3), callbacks=[rec], dataset_sink_mode=True)

@@ -77,7 +77,7 @@ def test_sink_and_non_sink_training_on_a_shuffled_pipeline_agree():
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
 
 
-def test_sink_size_blocks_straddle_epochs_and_short_batches_like_step_by_step_training():
+def test_sink_size_blocks_straddle_epochs_and_short_batches_like_step_by_step_training(scan_sink):
     # 18 rows in batches of 4: 4, 4, 4, 4, 2 per epoch; sinks of 3 steps cut blocks across both.
     steps, steps_net = _model()
     ds.config.set_seed(2)
@@ -155,7 +155,7 @@ def test_ms_set_seed_seeds_the_dataset_through_its_hook_every_time():
         ms_random.add_seed_hook(1)
 
 
-def _square_losses(dataset, epochs, initial_epoch=0):
+def _square_losses(dataset, epochs, initial_epoch=0, sink=False):
     """The net_outputs a callback sees per step of a Model whose network squares its input."""
     class Square(ms.nn.Cell):
         def construct(self, x):
@@ -172,7 +172,7 @@ def _square_losses(dataset, epochs, initial_epoch=0):
             self.seen.append(out.asnumpy().tolist())
 
     record = Record()
-    ms.train.Model(Square()).train(epochs, dataset, callbacks=record, dataset_sink_mode=False,
+    ms.train.Model(Square()).train(epochs, dataset, callbacks=record, dataset_sink_mode=sink,
                                    initial_epoch=initial_epoch)
     return record.seen
 
@@ -185,4 +185,19 @@ def test_resume_mid_epoch_with_set_init_step_reads_the_rest_of_that_epoch_only()
     full = _square_losses(data, 2)
     data.set_init_step(15)
     resumed = _square_losses(data, 2, initial_epoch=1)
+    assert len(full) == 20 and resumed == full[15:]
+
+
+def test_sink_mode_on_cpu_resumes_with_set_init_step_giving_one_loss_per_step(monkeypatch):
+    # MindSpore's CPU backend trains sink mode step by step: one loss per step, and set_init_step
+    # resumes at that very step (tests/st/dataset/test_set_init_step.py, the CPU cases).
+    import mindjax.dataset as ds
+    from mindjax.train import _step
+
+    monkeypatch.setattr(_step, "sink_runs_on_device", lambda: False)
+    ds.config.set_seed(0)
+    data = ds.NumpySlicesDataset(np.arange(10, dtype=np.int32), shuffle=True)
+    full = _square_losses(data, 2, sink=True)
+    data.set_init_step(15)
+    resumed = _square_losses(data, 2, initial_epoch=1, sink=True)
     assert len(full) == 20 and resumed == full[15:]

@@ -1,4 +1,4 @@
-"""Sink mode's two mechanisms (host loop of dispatches on XLA:CPU, lax.scan elsewhere) train alike."""
+"""Sink mode: one lax.scan per sink on GPU and TPU; on XLA:CPU step by step, as MindSpore's CPU backend."""
 import jax
 import numpy as np
 import pytest
@@ -9,14 +9,30 @@ from mindjax.train import _step
 from tests.train.train_nets import BNNet, classification_batches, make_model, weights
 
 
-@pytest.fixture(params=["host_loop", "scan"])
-def mechanism(request, monkeypatch):
-    monkeypatch.setattr(_step, "sink_loops_on_host", lambda: request.param == "host_loop")
-    return request.param
+def test_sink_mode_sinks_everywhere_but_on_cpu():
+    assert _step.sink_runs_on_device() == (jax.default_backend() != "cpu")
 
 
-def test_cpu_backend_sinks_through_a_loop_of_dispatches():
-    assert _step.sink_loops_on_host() == (jax.default_backend() == "cpu")
+def test_sink_mode_on_cpu_trains_step_by_step_as_mindspore(monkeypatch):
+    # MindSpore 2.10 on CPU, measured: Model.train(2, 5 batches, dataset_sink_mode=True, sink_size=3)
+    # calls step_end after each of the 10 steps, every epoch reads the whole dataset, batch_num is 3
+    # and cb_params.dataset_sink_mode is False.
+    monkeypatch.setattr(_step, "sink_runs_on_device", lambda: False)
+    data = classification_batches(n_batches=5)
+    ms.set_seed(3)
+    steps, steps_net, _ = make_model()
+    ms.set_seed(3)
+    sink, sink_net, _ = make_model()
+    seen = []
+    record = LambdaCallback(on_train_step_end=lambda rc: seen.append(
+        (rc.original_args().cur_epoch_num, rc.original_args().cur_step_num, rc.original_args().batch_num,
+         rc.original_args().dataset_sink_mode, float(np.asarray(rc.original_args().net_outputs)))))
+    per_step = _losses_at_step_end(steps, data, 2, False)
+    sink.train(2, data, callbacks=[record], dataset_sink_mode=True, sink_size=3)
+    assert [s[:4] for s in seen] == [(1 + i // 5, i + 1, 3, False) for i in range(10)]
+    np.testing.assert_allclose([s[4] for s in seen], per_step, rtol=1e-5)
+    for name, want in weights(steps_net).items():
+        np.testing.assert_allclose(weights(sink_net)[name], want, rtol=1e-5, atol=1e-6, err_msg=name)
 
 
 def _losses_at_step_end(model, data, epochs, sink, sink_size=-1):
@@ -27,7 +43,7 @@ def _losses_at_step_end(model, data, epochs, sink, sink_size=-1):
     return seen
 
 
-def test_both_mechanisms_reach_the_non_sink_weights_and_report_the_last_step_loss(mechanism):
+def test_scan_sink_reaches_the_non_sink_weights_and_reports_the_last_step_loss(scan_sink):
     data = classification_batches(n_batches=5)
     ms.set_seed(1)
     steps, steps_net, _ = make_model(BNNet())
@@ -41,7 +57,7 @@ def test_both_mechanisms_reach_the_non_sink_weights_and_report_the_last_step_los
         np.testing.assert_allclose(weights(sink_net)[name], want, rtol=1e-5, atol=1e-6, err_msg=name)
 
 
-def test_sink_size_splits_the_data_the_same_way_in_both_mechanisms(mechanism):
+def test_scan_sink_size_splits_the_data_across_epochs(scan_sink):
     data = classification_batches(n_batches=4)
     ms.set_seed(2)
     steps, steps_net, _ = make_model()
@@ -53,7 +69,7 @@ def test_sink_size_splits_the_data_the_same_way_in_both_mechanisms(mechanism):
         np.testing.assert_allclose(weights(sink_net)[name], want, rtol=1e-5, atol=1e-6, err_msg=name)
 
 
-def test_nan_inside_a_sink_raises_naming_its_step_and_keeps_the_weights_before_it(mechanism):
+def test_nan_inside_a_sink_raises_naming_its_step_and_keeps_the_weights_before_it(scan_sink):
     batches = classification_batches(n_batches=4)
     x, y = batches[2]
     batches[2] = (np.full_like(x, np.nan), y)
@@ -69,8 +85,8 @@ def test_nan_inside_a_sink_raises_naming_its_step_and_keeps_the_weights_before_i
         np.testing.assert_allclose(weights(net)[name], want, rtol=1e-6, err_msg=name)
 
 
-def test_host_loop_sink_runs_the_non_sink_step_program_compiled_once(monkeypatch):
-    monkeypatch.setattr(_step, "sink_loops_on_host", lambda: True)
+def test_sink_mode_on_cpu_runs_the_non_sink_step_program_compiled_once(monkeypatch):
+    monkeypatch.setattr(_step, "sink_runs_on_device", lambda: False)
     compiles = []
 
     def listen(event, duration, **kwargs):
@@ -82,14 +98,3 @@ def test_host_loop_sink_runs_the_non_sink_step_program_compiled_once(monkeypatch
     model.train(3, classification_batches(n_batches=4), dataset_sink_mode=True)
     model.train(1, classification_batches(n_batches=4), dataset_sink_mode=False)
     assert compiles == ["jit(_pure_single)"]
-
-
-def test_host_loop_sink_with_a_short_last_batch_checks_every_step(monkeypatch):
-    monkeypatch.setattr(_step, "sink_loops_on_host", lambda: True)
-    batches = classification_batches(n_batches=3, batch=8)
-    x, y = batches[-1]
-    batches[-1] = (x[:5], y[:5])
-    batches.append((np.full_like(x[:5], np.nan), y[:5]))
-    model, _, _ = make_model()
-    with pytest.raises(NonFiniteLossError, match="step 4"):
-        model.train(1, batches, dataset_sink_mode=True)

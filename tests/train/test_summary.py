@@ -54,7 +54,7 @@ def test_summary_collector_writes_loss_lr_metrics_histograms_and_hlo(tmp_path):
     assert "func.func" in text or "HloModule" in text
 
 
-def test_summary_collector_in_sink_mode_records_every_sink(tmp_path):
+def test_summary_collector_in_sink_mode_records_every_sink(tmp_path, scan_sink):
     model, _, _ = make_model()
     model.train(3, classification_batches(n_batches=2), callbacks=SummaryCollector(str(tmp_path), collect_freq=10,
                                                                                    collect_specified_data={
@@ -87,7 +87,7 @@ def test_summary_collector_rejects_bad_arguments():
 
 
 @pytest.mark.parametrize("sink", [False, True])
-def test_summary_collector_records_the_rate_each_step_used_up_to_the_end_of_a_rate_list(tmp_path, sink):
+def test_summary_collector_records_the_rate_each_step_used_up_to_the_end_of_a_rate_list(tmp_path, sink, scan_sink):
     rates = [0.1, 0.08, 0.06, 0.04]  # one per step: after the last step the list is used up
     model, _, _ = make_model(lr=rates)
     model.train(2, classification_batches(n_batches=2), callbacks=SummaryCollector(str(tmp_path), collect_freq=1),

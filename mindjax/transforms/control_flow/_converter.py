@@ -200,6 +200,12 @@ class _Expr(ast.NodeTransformer):
     def visit_Lambda(self, node: ast.Lambda) -> ast.expr:
         return self.generic_visit(node)
 
+    def visit_GeneratorExp(self, node: ast.GeneratorExp) -> ast.expr:
+        # MindSpore's graph mode parses a generator expression as a list comprehension: a compiled
+        # function returns the list, and sum()/tuple()/any() over it read the same items.
+        node = self.generic_visit(node)
+        return ast.copy_location(ast.ListComp(elt=node.elt, generators=node.generators), node)
+
 
 class _FunctionConverter:
     """Converts one function body (nested functions get their own converter)."""

@@ -164,6 +164,17 @@ def _describe(leaf: Any) -> str:
     return f"the Python value {leaf.value!r}"
 
 
+def _broadcast_hint(a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    # MindSpore joins the two into a dynamic shape (after a loop that ran no iteration the value keeps
+    # its first shape); one XLA program has static shapes, so the user must pick the shape.
+    try:
+        wide = tuple(np.broadcast_shapes(a, b))
+    except ValueError:
+        return ""
+    return (f" (MindSpore gives it a dynamic shape, which one XLA program cannot hold: give it the "
+            f"shape {wide} before, e.g. with ops.broadcast_to)")
+
+
 def join_leaf(a: Any, b: Any) -> Any:
     """The spec that holds both leaf specs ``a`` and ``b`` (raises ``_JoinError``)."""
     if isinstance(a, Static) and isinstance(b, Static):
@@ -178,7 +189,8 @@ def join_leaf(a: Any, b: Any) -> Any:
                 raise _JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other")
         shapes = {s.shape for s in (a, b) if isinstance(s, ArraySpec)}
         if len(shapes) > 1:
-            raise _JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other")
+            raise _JoinError(f"{_describe(a)} on one path and {_describe(b)} on the other"
+                             f"{_broadcast_hint(a.shape, b.shape)}")
         shape = shapes.pop()
     dtype = jnp.result_type(_type_stand_in(a), _type_stand_in(b))
     weak = all(isinstance(s, Static) or s.weak for s in (a, b))

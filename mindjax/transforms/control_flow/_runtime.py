@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 import jax
 import jax.numpy as jnp
 
+from mindjax import context
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import _lax
@@ -227,7 +228,33 @@ def getitem(value: Any, index: Any, info: str) -> Any:
                 f"{info}: boolean-mask indexing `x[mask]` with a tensor mask gives a result whose "
                 f"shape depends on the data, which GRAPH mode cannot compile; keep the shape with "
                 f"`ops.select(mask, x, 0)` / `jnp.where(mask, x, 0)`, or reduce with a masked sum")
+    if type(value) in (list, tuple) and _lax.is_traced(_raw_of(index)):
+        return _sequence_item(value, index, info)
     return value[index]
+
+
+def _raw_of(x: Any) -> Any:
+    return x._value if isinstance(x, Tensor) else x
+
+
+def _sequence_item(items: list[Any] | tuple[Any, ...], index: Any, info: str) -> Any:
+    """``items[index]`` with a tensor index known only at run time: the items must be tensors of one
+    shape and dtype, stacked and indexed in the program (an index out of range is clamped)."""
+    raw = _raw_of(index)
+    arrays = [_raw_of(item) for item in items]
+    ok = raw.size == 1 and (jnp.issubdtype(raw.dtype, jnp.integer) or raw.dtype == jnp.bool_)
+    same = bool(arrays) and all(_lax.is_array(a) for a in arrays) and \
+        len({(jnp.shape(a), jnp.result_type(a)) for a in arrays}) == 1
+    if not (ok and same):
+        got = ", ".join(type(item).__name__ if not _lax.is_array(a) else f"{tuple(jnp.shape(a))}"
+                        for item, a in zip(items[:4], arrays[:4])) + (", ..." if len(items) > 4 else "")
+        raise ValueError(
+            f"{info}: indexing a {type(items).__name__} with a tensor whose value is known only when the "
+            f"program runs (shape {tuple(raw.shape)}, dtype {raw.dtype}) needs a one-element integer "
+            f"index and items that are tensors of one shape and dtype, got items [{got}]; index with a "
+            f"Python int, or stack the items into one tensor")
+    picked = jnp.stack(arrays)[raw.reshape(()).astype(jnp.int32)]
+    return Tensor._wrap(picked) if any(isinstance(item, Tensor) for item in items) else picked
 
 
 def assert_(test: Any, message: Callable[[], Any] | None, info: str = "?") -> None:
@@ -274,11 +301,33 @@ def raise_(exc: Any, info: str) -> Any:
 
 
 def setattr_(obj: Any, name: str, value: Any) -> None:
-    """``obj.name = value``; under a tensor condition the write is undone and joined after it."""
-    if _lax.current_frame() is None or isinstance(getattr(obj, name, None), Variable):
+    """``obj.name = value``; under a tensor condition the write is undone and joined after it.
+
+    In GRAPH mode a tensor written to an attribute that is not a Parameter is no
+    longer differentiable, as in MindSpore, whose graph mode runs such a write in
+    the Python interpreter (a PyExecute node, without a gradient): after
+    ``self.p = x * 3; return self.p * x`` the gradient of ``x`` is ``self.p``.
+    """
+    if isinstance(getattr(obj, name, None), Variable):
         setattr(obj, name, value)   # Parameters track their own writes
         return
+    if context.get_context("mode") == context.GRAPH_MODE and not isinstance(value, Variable):
+        value = _without_gradient(value)
+    if _lax.current_frame() is None:
+        setattr(obj, name, value)
+        return
     _lax.write(obj, "attr", name, value)
+
+
+def _without_gradient(value: Any) -> Any:
+    """``value`` with every Tensor or array in it cut from the gradient (containers rebuilt)."""
+    if isinstance(value, Tensor) and not isinstance(value, Variable):
+        return Tensor._wrap(jax.lax.stop_gradient(value._value))
+    if isinstance(value, jax.Array):
+        return jax.lax.stop_gradient(value)
+    if type(value) in (tuple, list):
+        return type(value)(_without_gradient(v) for v in value)
+    return value
 
 
 def setitem(obj: Any, key: Any, value: Any) -> Any:
