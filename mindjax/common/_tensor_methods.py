@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype, to_ms_dtype
+from mindjax.common.precision import run_as
 from mindjax.common.tensor import Tensor, _float_default, _out, _promote, _true_divide, as_array
 
 # The public method names of MindSpore 2.10's Tensor (from ``dir(mindspore.Tensor)``).
@@ -709,10 +710,20 @@ def scatter(self: Tensor, axis: int, index: Any, src: Any, *, reduce: Any = None
 
 # --- elementwise math --------------------------------------------------------------------------------------
 
+# The methods that stand for a Primitive of MindSpore's 'auto' mixed-precision lists.
+_AMP_NAMES = {"exp": "Exp", "expm1": "Expm1", "log": "Log", "log2": "Log2", "log10": "Log10", "log1p": "Log1p",
+              "rsqrt": "Rsqrt", "tan": "Tan", "asin": "Asin", "arcsin": "Asin", "acos": "ACos", "arccos": "ACos",
+              "sinh": "Sinh", "cosh": "Cosh", "erfinv": "Erfinv", "reciprocal": "Reciprocal", "matmul": "MatMulExt",
+              "mm": "MatMulExt", "bmm": "BatchMatMulExt", "mv": "Mv", "dot": "Dot", "pow": "Pow"}
+
+
 def _unary(name: str, fn: Callable[[Any], Any], to_float: bool = False) -> None:
+    amp = _AMP_NAMES.get(name)
+
     def method(self: Tensor) -> Tensor:
         x = self._value
-        return _out(fn(_float_default(x) if to_float else x))
+        x = _float_default(x) if to_float else x
+        return _out(fn(x) if amp is None else run_as(amp, fn, x))
     method.__doc__ = f"Elementwise {name}."
     _method(method, name)
 
@@ -748,13 +759,15 @@ def round(self: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001
 
 
 def _binary_method(name: str, fn: Callable[[Any, Any], Any]) -> None:
+    amp = _AMP_NAMES.get(name)
+
     def method(self: Tensor, other: Any, *args: Any, **kwargs: Any) -> Tensor:
         alpha = kwargs.pop("alpha", args[0] if args else None)
         b = as_array(other) if not isinstance(other, (int, float, bool)) else other
         if alpha is not None:
             b = b * alpha
         a, b = _promote(self._value, b)
-        return _out(fn(a, b))
+        return _out(fn(a, b) if amp is None else run_as(amp, fn, a, b))
     method.__doc__ = f"Elementwise {name} with ``other``."
     _method(method, name)
 

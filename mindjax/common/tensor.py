@@ -37,6 +37,7 @@ import numpy as np
 
 from mindjax.common import dtype as mstype
 from mindjax.common.dtype import Type, to_jax_dtype, to_ms_dtype
+from mindjax.common.precision import run_as
 
 # --- the boundary --------------------------------------------------------------------
 
@@ -670,6 +671,10 @@ _PRIMITIVE_NAMES = {"add": "Add", "sub": "Sub", "mul": "Mul", "truediv": "Div", 
                     "or": "BitwiseOr", "xor": "BitwiseXor", "lshift": "LeftShift", "rshift": "RightShift"}
 
 
+# Operators that MindSpore's 'auto' mixed precision lists (mindjax.common.precision).
+_AMP_NAMES = {"matmul": "MatMulExt", "pow": "Pow"}
+
+
 def _operand_type_error(op: str, other: Any, reflected: bool) -> TypeError:
     """MindSpore's "Failed calling Add with ..." error for a Tensor and a non-number operand."""
     prim = _PRIMITIVE_NAMES[op]
@@ -681,6 +686,7 @@ def _operand_type_error(op: str, other: Any, reflected: bool) -> TypeError:
 
 def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: bool = False,
             op: str = "") -> Any:
+    amp = _AMP_NAMES.get(op)
     def method(self: Tensor, other: Any) -> Any:
         if compare and other is None:
             return fn is jnp.not_equal
@@ -692,6 +698,8 @@ def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: boo
         if reflected:
             a, b = b, a
         a, b = _promote(a, b)
+        if amp is not None:  # the Primitive MindSpore's mixed precision sees (``@`` is MatMulExt)
+            return _out(run_as(amp, fn, a, b))
         return _out(fn(a, b))
     return method
 

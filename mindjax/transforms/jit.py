@@ -31,6 +31,7 @@ from mindjax import context
 from mindjax.common import progress as _progress
 from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
+from mindjax.common.precision import active_policy, policy_scope
 from mindjax.common.tensor import Tensor
 from mindjax.common.upcalls import UPCALLS, register_upcall
 from mindjax.common.variable import Variable, current_tracker
@@ -243,7 +244,14 @@ class CompiledFunction:
         self._ready = -1  # how many of the Variables have had their (lazy) values built
         # No donation: only written Variables come back, so donating the others would
         # free buffers their Parameters still hold. Training steps donate in train/_step.py.
-        self._jitted = jax.jit(self._pure, static_argnums=(2,))
+        # The active mixed-precision policy (an amp 'auto' function calling this one) is part of
+        # what a trace depends on: it is a static argument, and the trace runs under it.
+        self._jitted = jax.jit(self._pure_under_policy, static_argnums=(2, 3))
+
+    def _pure_under_policy(self, values: list[Any], dynamic: list[Any], key: Any,
+                           policy: Any) -> tuple[Any, list[Any], list[Any]]:
+        with policy_scope(policy):
+            return self._pure(values, dynamic, key)
 
     def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
         args, kwargs = _join_args(dynamic, key)
@@ -282,7 +290,7 @@ class CompiledFunction:
         if self._ready == len(variables) and current_tracker() is None:
             values = self._pack_state(variables, [v._raw for v in variables])
             try:
-                out, new, new_inputs = self._jitted(values, dynamic, key)
+                out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
             except _NewVariables as grow:
                 _add_new_variables(variables, self._ids, grow, self.where)
                 values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)
@@ -313,7 +321,7 @@ class CompiledFunction:
         def attempt() -> tuple[list[Any], Any]:
             # Builds lazy values; an enclosing tracker sees the reads.
             values = self._pack_state(self.variables, [v._value for v in self.variables])
-            return values, self._jitted(values, dynamic, key)
+            return values, self._jitted(values, dynamic, key, active_policy())
         result = run_growing_state(attempt, self.variables, self._ids, self.where)
         self._ready = len(self.variables)
         return result
@@ -323,7 +331,7 @@ class CompiledFunction:
         dynamic, key = _split_args(args, kwargs)
         self(*args, **kwargs)  # settles the Variable set
         values = self._pack_state(self.variables, [v._value for v in self.variables])
-        return self._jitted.lower(values, dynamic, key)
+        return self._jitted.lower(values, dynamic, key, active_policy())
 
     def _pack_state(self, variables: Sequence[Variable], values: list[Any]) -> list[Any]:
         """The values as the program takes them: laid out by the parallel layer's hook, if any."""
