@@ -1935,13 +1935,17 @@ def _linear_weights(n_in: int, n_out: int, align_corners: bool, scale: float | N
 @_named("interpolate")
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> jax.Array:
-    """Resize the spatial axes of ``(N, C, *spatial)`` input by ``'nearest'`` or ``'bilinear'``.
+    """Resize the spatial axes of ``(N, C, *spatial)`` input by ``'nearest'``, ``'bilinear'`` or ``'area'``.
+
+    ``'area'`` is MindSpore's: adaptive average pooling to the output size (each output
+    element is the mean of its window ``[floor(i * n / m), ceil((i + 1) * n / m))`` per axis);
+    with ``scale_factor`` the output size is ``floor(n * scale_factor)``.
 
     Arguments:
-        input: ``(N, C, W)`` for nearest, ``(N, C, H, W)`` for either mode.
+        input: ``(N, C, W)`` for nearest, ``(N, C, H, W)`` for either mode; 3-D to 5-D for area.
         size: the output spatial size (an int or a tuple).
         scale_factor: the spatial scale instead of ``size``.
-        mode: ``'nearest'`` or ``'bilinear'``.
+        mode: ``'nearest'``, ``'bilinear'`` or ``'area'``.
         align_corners: for bilinear: align the corner pixels instead of the half-pixel rule.
         recompute_scale_factor: compute the scale from the output size.
 
@@ -1949,8 +1953,10 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
         the resized array.
     """
     x = _arr(input)
-    if mode not in ("nearest", "bilinear"):
-        raise ValueError(f"'mode' must be 'nearest' or 'bilinear', got {mode!r}")
+    if mode not in ("nearest", "bilinear", "area"):
+        raise ValueError(f"'mode' must be 'nearest', 'bilinear' or 'area', got {mode!r}")
+    if mode == "area":
+        return _interpolate_area(x, size, scale_factor, align_corners, recompute_scale_factor)
     if mode == "bilinear" and x.ndim != 4:
         raise ValueError(f"bilinear mode needs a 4-D input (N, C, H, W), got shape {x.shape}")
     if x.ndim < 3:
@@ -1984,6 +1990,51 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
             shape[ax] = n_out
             lam_b = jnp.asarray(lam).reshape(shape).astype(out.dtype)
             out = jnp.take(out, jnp.asarray(i0), axis=ax) * (1 - lam_b) + jnp.take(out, jnp.asarray(i1), axis=ax) * lam_b
+    return out
+
+
+def _interpolate_area(x: Any, size: Any, scale_factor: Any, align_corners: Any,
+                      recompute_scale_factor: Any) -> jax.Array:
+    """MindSpore's ``mode='area'``: adaptive average pooling of the spatial axes to the output size."""
+    if x.ndim not in (3, 4, 5):
+        raise ValueError(f"area only supports 3-D, 4-D and 5-D input (N, C, *spatial), got {x.ndim}-D "
+                         f"shape {tuple(x.shape)}")
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"area mode averages: the input dtype must be floating, got {x.dtype}")
+    if align_corners is not None:
+        raise ValueError(f"'align_corners' option cannot currently be set with the mode = area, and dim = "
+                         f"{x.ndim}D, got align_corners={align_corners!r}")
+    if size is not None and scale_factor is not None:
+        raise ValueError("'size' and 'scale_factor' cannot be set simultaneously")
+    nsp = x.ndim - 2
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("it is incorrect to set 'recompute_scale_factor' to True after specifying an "
+                             "explicit 'size'")
+        out_sp = _shape_arg("interpolate", size, "size")
+        out_sp = out_sp * nsp if len(out_sp) == 1 and not isinstance(size, (tuple, list)) else out_sp
+        if len(out_sp) != nsp:
+            raise ValueError(f"'input' and 'size' must have the same spatial dimensions, got 'input' "
+                             f"{nsp}-D spatial and 'size' {len(out_sp)}-D")
+    elif scale_factor is not None:
+        sf = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * nsp
+        if len(sf) != nsp:
+            raise ValueError(f"'input' and 'scale_factor' must have the same spatial dimensions, got 'input' "
+                             f"{nsp}-D spatial and 'scale_factor' {len(sf)}-D")
+        if _builtin_any(isinstance(f, bool) or not isinstance(f, (int, float)) or f <= 0 for f in sf):
+            raise ValueError(f"the 'scale_factor' must be float and must > 0, got {scale_factor!r}")
+        out_sp = tuple(int(math.floor(n * f)) for n, f in zip(x.shape[2:], sf))
+    else:
+        raise ValueError("'size' and 'scale_factor' cannot be both empty")
+    if _builtin_any(o <= 0 for o in out_sp):
+        raise ValueError(f"the output size must be positive, got {out_sp} for input shape {tuple(x.shape)}")
+    out = x
+    for axis, (n_in, n_out) in enumerate(zip(x.shape[2:], out_sp), start=2):
+        if n_in == n_out:
+            continue
+        windows = [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
+        out = jnp.stack([jnp.mean(jax.lax.slice_in_dim(out, a, b, axis=axis), axis=axis) for a, b in windows],
+                        axis=axis)
     return out
 
 
