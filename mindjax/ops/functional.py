@@ -2217,7 +2217,6 @@ def _pair_loss(op: str, input: Any, target: Any) -> tuple[Any, Any]:
 
 
 @tensor_op
-@amp_op("MSELossExt")
 @_named("mse_loss")
 def mse_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
     """Squared error ``(input - target) ** 2``, reduced.
@@ -2234,7 +2233,6 @@ def mse_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
 
 
 @tensor_op
-@amp_op("L1LossExt")
 @_named("l1_loss")
 def l1_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
     """Absolute error ``|input - target|``, reduced; arguments as :func:`mse_loss`."""
