@@ -2,7 +2,11 @@
 
 MindSpore's ``O1`` rewrites a network so that white-listed Primitives (``MatMul``,
 ``Conv2D``, ``ReLU`` ...) get their floating inputs cast down and their floating
-outputs cast back to float32. MindJAX carries that as one policy object per Cell
+outputs cast back to float32. Its ``auto`` level (:meth:`PrecisionPolicy.auto`) names
+operators instead: white-listed ones run in the low type, black-listed ones in float32,
+promote-listed ones in the widest floating input type (:meth:`PrecisionPolicy.rule`).
+Functional ops, Tensor methods and layers that compute with jax.numpy name the Primitive
+each step stands for (:func:`run_as`, :func:`amp_op`). MindJAX carries that as one policy object per Cell
 (``cell_precision_policy(cell)``, set by :func:`mindjax.train.amp.auto_mixed_precision`):
 when a Cell with a policy runs its ``construct``, the policy is the active one on
 this thread (:func:`active_policy`), and every Primitive call asks it whether it is

@@ -16,6 +16,16 @@ Levels follow MindSpore 2.10:
   network's output is cast to float32; ``build_train_network`` adds dynamic
   loss scaling.
 - ``O3``: the whole network in the low-precision type, output cast to float32.
+- ``auto`` (MindSpore 2.x): operator lists instead of Cell lists. MindSpore's auto white
+  list (``MatMul``, ``Conv2D``, ``BatchMatMul``, ``Dense``, ``Einsum`` ...) runs in the
+  low-precision type and its outputs stay there; its black list (``Softmax``,
+  ``BatchNorm``, ``LayerNorm``, ``Exp``, ``Log``, ``SumExt`` ...) runs in float32; its
+  promote list (``BiasAdd``, ``AddN``, ``Concat`` ...) runs in the widest floating type
+  of its inputs; every other operator follows its inputs. A Cell or a plain function
+  can be converted; Cells set with ``to_float`` keep their precision. MindJAX's
+  functional ops, Tensor methods and layers name the MindSpore Primitive each of their
+  steps stands for (``nn.Dense`` is ``MatMul`` then ``BiasAdd``), so the lists apply
+  as in MindSpore.
 
 The stored Parameters stay float32 (master weights): :meth:`Cell.to_float`
 casts them for the duration of each call, so gradients and optimizer updates
@@ -24,7 +34,9 @@ are float32.
 How O1 reaches the Primitives: every Cell of the converted tree carries a
 policy (:func:`mindjax.cells.cell.set_precision_policy`, read at call time) and
 runs its ``construct`` under it; a Primitive called meanwhile asks the active
-policy whether it is covered (:mod:`mindjax.common.precision`). The Cells keep
+policy what to do with it (:mod:`mindjax.common.precision`). At ``auto`` only the
+converted Cell carries the policy (everything it calls runs under it), and a
+converted function runs under it; compiled programs are traced per active policy. The Cells keep
 their classes. Networks that were not converted pay one thread-local read per
 Primitive call.
 
