@@ -223,6 +223,9 @@ def _join_args(dynamic: Sequence[Any], key: Any) -> tuple[tuple[Any, ...], dict[
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
+_ACTIVE_POLICY = object()  # CompiledFunction._pure's default: trace under the policy active now
+
+
 class CompiledFunction:
     """``fn`` compiled with ``jax.jit`` over the Variables it touches.
 
@@ -246,14 +249,16 @@ class CompiledFunction:
         # free buffers their Parameters still hold. Training steps donate in train/_step.py.
         # The active mixed-precision policy (an amp 'auto' function calling this one) is part of
         # what a trace depends on: it is a static argument, and the trace runs under it.
-        self._jitted = jax.jit(self._pure_under_policy, static_argnums=(2, 3))
+        self._jitted = jax.jit(self._pure, static_argnums=(2, 3))
 
-    def _pure_under_policy(self, values: list[Any], dynamic: list[Any], key: Any,
-                           policy: Any) -> tuple[Any, list[Any], list[Any]]:
+    def _pure(self, values: list[Any], dynamic: list[Any], key: Any,
+              policy: Any = _ACTIVE_POLICY) -> tuple[Any, list[Any], list[Any]]:
+        if policy is _ACTIVE_POLICY:  # a caller tracing it in its own program: its policy holds
+            return self._pure_body(values, dynamic, key)
         with policy_scope(policy):
-            return self._pure(values, dynamic, key)
+            return self._pure_body(values, dynamic, key)
 
-    def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
+    def _pure_body(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
         args, kwargs = _join_args(dynamic, key)
         inputs = _input_tensors((args, kwargs))
         before = [t._raw for t in inputs]
