@@ -313,10 +313,15 @@ class Tensor:
                 return
             dt = np_dtype if np_dtype is not None else np.float32
             if init is not None:  # MindSpore keeps the initializer until the data is asked for
-                initializer(init, shape, dt)  # checks the initializer and shape now, as MindSpore does
-                object.__setattr__(self, "_raw", LazyInit(shape, dt, init))
-                return
-            raw = as_array(initializer("zeros", shape, dt))
+                from mindjax.common.initializer import _resolved  # lazy: initializer imports tensor
+
+                init, shape, dt = _resolved(init, shape, dt)  # checked now, built on first read
+                if not isinstance(init, jax.Array):
+                    object.__setattr__(self, "_raw", LazyInit(shape, dt, init))
+                    return
+                raw = init
+            else:
+                raw = as_array(initializer("zeros", shape, dt))
         else:
             if init is not None:
                 raise ValueError("For 'Tensor', 'init' is used with 'shape' only, not with 'input_data'")

@@ -65,3 +65,13 @@ def test_init_data_on_a_tensor_holding_data_is_an_error():
 def test_lazy_tensor_bad_initializer_fails_at_construction():
     with pytest.raises(Exception):
         Tensor(shape=(2, 2), dtype=ms.float32, init="no_such_initializer")
+
+
+def test_building_a_lazy_tensor_draws_nothing_until_read():
+    ms.set_seed(2)
+    plain = ops.standard_normal((3,)).asnumpy()
+    ms.set_seed(2)
+    lazy = _lazy((3,), Normal())
+    after = ops.standard_normal((3,)).asnumpy()
+    np.testing.assert_array_equal(after, plain)
+    assert lazy.has_init
