@@ -51,16 +51,21 @@ class PrecisionPolicy:
         declared: maps a Primitive class to the class its user declared (MindJAX may
             run a same-named subclass); identity by default.
         cast_class: the ``Cast`` Primitive class (excluded when ``white`` is None).
+        forced_names: with ``white`` None, the Primitive names that functional ops and layers
+            naming a Primitive (:func:`run_as`) are cast for (MindSpore's forced cast reaches
+            Primitive calls only; by default every name but Cast's).
 
     A policy built with :meth:`auto` is MindSpore 2.x's ``amp_level='auto'``: it names
     operators (Primitive class names) instead of holding classes.
     """
 
-    __slots__ = ("dtype", "white", "level", "black", "promote", "_declared", "_cast", "_memo")
+    __slots__ = ("dtype", "white", "level", "black", "promote", "_declared", "_cast", "_forced", "_memo")
 
     def __init__(self, dtype: Any, white: frozenset[type] | None,
-                 declared: Callable[[type], type] | None = None, cast_class: type | None = None) -> None:
+                 declared: Callable[[type], type] | None = None, cast_class: type | None = None,
+                 forced_names: frozenset[str] | None = None) -> None:
         self.dtype = dtype
+        self._forced = forced_names
         self.white = white
         self.level = "O1"
         self.black: frozenset[str] = frozenset()
@@ -94,6 +99,8 @@ class PrecisionPolicy:
                 return FP32
             return PROMOTE if name in self.promote else None
         if self.white is None:
+            if self._forced is not None:
+                return LOW_TO_FP32 if name in self._forced else None
             return LOW_TO_FP32 if self._cast is None or name != self._cast.__name__ else None
         return LOW_TO_FP32 if any(c.__name__ == name for c in self.white) else None
 

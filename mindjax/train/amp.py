@@ -195,7 +195,10 @@ def _declared_class(cls: type) -> type:
 
 
 def _policy(dtype: Any, white: frozenset[type] | None) -> PrecisionPolicy:
-    return PrecisionPolicy(dtype, white, declared=_declared_class, cast_class=_ops.Cast)
+    # Forced (inside a white-listed Cell): MindSpore casts every Primitive call; of MindJAX's
+    # functional ops, those standing for O1's Primitives.
+    return PrecisionPolicy(dtype, white, declared=_declared_class, cast_class=_ops.Cast,
+                           forced_names=frozenset(_WHITE_PRIMITIVE_NAMES))
 
 
 def _undo_amp_casts(network: Cell) -> None:
