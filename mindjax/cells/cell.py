@@ -39,7 +39,7 @@ from mindjax.cells.state import bump_structure_version
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import (Tensor, in_user_code, inside_framework, jax_inputs, tensor_op, unwrap,
                                    user_code, wrap)
-from mindjax.common.precision import PrecisionPolicy, policy_scope
+from mindjax.common.precision import NO_CAST, PrecisionPolicy, policy_scope
 from mindjax.common.upcalls import NOT_PER_DEVICE, NOT_PLANNED, UPCALLS
 
 _HOOK_IDS = itertools.count()
@@ -597,7 +597,9 @@ class Cell:
     def _run_construct(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         d = self.__dict__
         policy = d["_amp_policy"]
-        if policy is not None:  # O1: the Primitives called in construct run under the Cell's policy
+        if policy is None and d["_mixed_dtype"] is not None:
+            policy = NO_CAST  # to_float's precision comes first (MindSpore's 'auto' level documents it)
+        if policy is not None:  # mixed precision: the Primitives called in construct run under the policy
             with policy_scope(policy):
                 return self._run_construct_as_written(args, kwargs)
         return self._run_construct_as_written(args, kwargs)

@@ -9,6 +9,7 @@ code, a ``jax.Array`` inside MindJAX.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any, Callable, Sequence
 from builtins import min as builtin_min
@@ -18,6 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype, to_ms_dtype
+from mindjax.common.precision import active_policy, run_as
 from mindjax.common.tensor import Tensor, _float_default, _out, _promote, _true_divide, as_array
 
 # The public method names of MindSpore 2.10's Tensor (from ``dir(mindspore.Tensor)``).
@@ -114,6 +116,21 @@ def _method(fn: Callable[..., Any], name: str | None = None) -> None:
     fn.__name__ = name or fn.__name__
     fn.__qualname__ = f"Tensor.{fn.__name__}"
     setattr(Tensor, fn.__name__, fn)
+
+
+
+def _as_primitive(prim: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The method runs as MindSpore's Primitive ``prim`` under mixed precision (its Tensor inputs,
+    this Tensor included, cast by the active policy's rule)."""
+
+    def decorate(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        def wrapper(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+            if active_policy() is None:
+                return method(self, *args, **kwargs)
+            return run_as(prim, lambda x, *a, **k: method(Tensor._wrap(x), *a, **k), self._value, *args, **kwargs)
+        return wrapper
+    return decorate
 
 
 # --- shapes -----------------------------------------------------------------------------
@@ -309,6 +326,7 @@ def _sum_dtype(x: Any, dtype: Any) -> Any:
     return None
 
 
+@_as_primitive("SumExt")
 def sum(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None,
         *, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """The sum over ``axis`` (all axes by default); int and bool data sum as Int64."""
@@ -327,6 +345,7 @@ def mean(self: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = 
     return _out(out.astype(target))
 
 
+@_as_primitive("ProdExt")
 def prod(self: Tensor, axis: Any = None, keep_dims: bool = False, dtype: Any = None, *, dim: Any = None,
          keepdim: bool = False) -> Tensor:
     """The product over ``axis`` (all axes by default)."""
@@ -444,18 +463,21 @@ def _scan_dtype(x: Any, dtype: Any, small_int: Any) -> Any:
     return None
 
 
+@_as_primitive("CumsumExt")
 def cumsum(self: Tensor, axis: Any = None, dtype: Any = None, *, dim: Any = None) -> Tensor:
     """The running sum along ``axis`` (flattened by default); bool and small integers sum as Int32."""
     x = self._value
     return _out(jnp.cumsum(x, axis=_axis(axis, dim), dtype=_scan_dtype(x, dtype, jnp.int32)))
 
 
+@_as_primitive("CumProd")
 def cumprod(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """The running product along ``dim``; bool and small integers multiply as Int64."""
     x = self._value
     return _out(jnp.cumprod(x, axis=dim, dtype=_scan_dtype(x, dtype, _int64())))
 
 
+@_as_primitive("Norm")
 def norm(self: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The vector or matrix norm (2-norm of all elements by default)."""
     x = _float_default(self._value)
@@ -635,12 +657,14 @@ def new_tensor(self: Tensor, data: Any, *, dtype: Any = None, **_: Any) -> Tenso
     return _out(jnp.asarray(as_array(data), target))
 
 
+@_as_primitive("Softmax")
 def softmax(self: Tensor, axis: int = -1, dtype: Any = None) -> Tensor:
     """The softmax along ``axis``."""
     x = _float_default(self._value)
     return _out(jax.nn.softmax(x.astype(to_jax_dtype(dtype)) if dtype else x, axis=axis))
 
 
+@_as_primitive("LogSoftmax")
 def log_softmax(self: Tensor, axis: int = -1, dtype: Any = None) -> Tensor:
     """The log-softmax along ``axis``."""
     x = _float_default(self._value)
@@ -709,10 +733,20 @@ def scatter(self: Tensor, axis: int, index: Any, src: Any, *, reduce: Any = None
 
 # --- elementwise math --------------------------------------------------------------------------------------
 
+# The methods that stand for a Primitive of MindSpore's 'auto' mixed-precision lists.
+_AMP_NAMES = {"exp": "Exp", "expm1": "Expm1", "log": "Log", "log2": "Log2", "log10": "Log10", "log1p": "Log1p",
+              "rsqrt": "Rsqrt", "tan": "Tan", "asin": "Asin", "arcsin": "Asin", "acos": "ACos", "arccos": "ACos",
+              "sinh": "Sinh", "cosh": "Cosh", "erfinv": "Erfinv", "reciprocal": "Reciprocal", "matmul": "MatMulExt",
+              "mm": "MatMulExt", "bmm": "BatchMatMulExt", "mv": "Mv", "dot": "Dot", "pow": "Pow"}
+
+
 def _unary(name: str, fn: Callable[[Any], Any], to_float: bool = False) -> None:
+    amp = _AMP_NAMES.get(name)
+
     def method(self: Tensor) -> Tensor:
         x = self._value
-        return _out(fn(_float_default(x) if to_float else x))
+        x = _float_default(x) if to_float else x
+        return _out(fn(x) if amp is None else run_as(amp, fn, x))
     method.__doc__ = f"Elementwise {name}."
     _method(method, name)
 
@@ -748,13 +782,15 @@ def round(self: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001
 
 
 def _binary_method(name: str, fn: Callable[[Any, Any], Any]) -> None:
+    amp = _AMP_NAMES.get(name)
+
     def method(self: Tensor, other: Any, *args: Any, **kwargs: Any) -> Tensor:
         alpha = kwargs.pop("alpha", args[0] if args else None)
         b = as_array(other) if not isinstance(other, (int, float, bool)) else other
         if alpha is not None:
             b = b * alpha
         a, b = _promote(self._value, b)
-        return _out(fn(a, b))
+        return _out(fn(a, b) if amp is None else run_as(amp, fn, a, b))
     method.__doc__ = f"Elementwise {name} with ``other``."
     _method(method, name)
 

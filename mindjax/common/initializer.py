@@ -250,10 +250,21 @@ def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any 
     Raises:
         ValueError: an unknown name, or an explicit value whose shape is not ``shape``.
     """
+    from mindjax.common.tensor import _out  # lazy: tensor builds Tensors with initializers
+
+    init, shape, dtype = _resolved(init, shape, dtype)
+    if isinstance(init, jax.Array):
+        return _out(init)
+    return _out(init(shape, dtype))
+
+
+def _resolved(init: Any, shape: Sequence[int] | int | None, dtype: Any) -> tuple[Any, Any, Any]:
+    """``(init, shape, dtype)`` checked, without building anything: ``init`` an Initializer (or
+    the explicit value as a ``jax.Array``), ``shape`` a tuple, ``dtype`` a JAX dtype."""
     if isinstance(shape, (int, np.integer)):
         shape = (int(shape),)
     dtype = to_jax_dtype(dtype)
-    from mindjax.common.tensor import Tensor, _out  # lazy: tensor builds Tensors with initializers
+    from mindjax.common.tensor import Tensor  # lazy: tensor builds Tensors with initializers
 
     if isinstance(init, Tensor):
         init = init._value
@@ -261,7 +272,7 @@ def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any 
         if shape is not None and tuple(init.shape) != tuple(shape):
             raise ValueError(f"For 'initializer', the explicit value has shape {tuple(init.shape)} "
                              f"but the shape asked for is {tuple(shape)}")
-        return _out(jnp.asarray(init, dtype=dtype))
+        return jnp.asarray(init, dtype=dtype), shape, dtype
     if shape is None:
         raise ValueError("For 'initializer', 'shape' is required unless 'init' is a Tensor")
     if any((not isinstance(s, (int, np.integer))) or s < 0 for s in shape):
@@ -279,4 +290,4 @@ def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any 
     if not isinstance(init, Initializer):
         raise TypeError(f"For 'initializer', 'init' must be an Initializer, a name, a number or a "
                         f"Tensor, got {type(init).__name__}")
-    return _out(init(tuple(shape), dtype))
+    return init, tuple(shape), dtype

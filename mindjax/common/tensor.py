@@ -37,6 +37,7 @@ import numpy as np
 
 from mindjax.common import dtype as mstype
 from mindjax.common.dtype import Type, to_jax_dtype, to_ms_dtype
+from mindjax.common.precision import run_as
 
 # --- the boundary --------------------------------------------------------------------
 
@@ -245,6 +246,33 @@ class ShapeOnly:
         return len(self.shape)
 
 
+class LazyInit:
+    """The value of a Tensor built from an initializer and not read yet:
+    ``Tensor(shape=(2, 2), dtype=ms.float32, init=One())``.
+
+    As MindSpore keeps the initializer until ``init_data()`` (or ``asnumpy()``), MindJAX
+    keeps it here; the first read of the value (an op, ``asnumpy``, ``init_data``) builds
+    the array in its place. Printing such a Tensor shows ``<uninitialized>``.
+    """
+
+    __slots__ = ("shape", "dtype", "init")
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, init: Any) -> None:
+        self.shape = shape
+        self.dtype = np.dtype(dtype)
+        self.init = init
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def build(self) -> jax.Array:
+        """The array the initializer gives (random ones draw from the global seed now)."""
+        from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
+
+        return as_array(initializer(self.init, self.shape, self.dtype))
+
+
 class Tensor:
     """MindSpore's ``Tensor``: a mutable holder of one ``jax.Array``.
 
@@ -283,8 +311,17 @@ class Tensor:
                 object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if d is None else int(d) for d in shape),
                                                            np_dtype if np_dtype is not None else np.float32))
                 return
-            raw = as_array(initializer(init if init is not None else "zeros", shape,
-                                       np_dtype if np_dtype is not None else np.float32))
+            dt = np_dtype if np_dtype is not None else np.float32
+            if init is not None:  # MindSpore keeps the initializer until the data is asked for
+                from mindjax.common.initializer import _resolved  # lazy: initializer imports tensor
+
+                init, shape, dt = _resolved(init, shape, dt)  # checked now, built on first read
+                if not isinstance(init, jax.Array):
+                    object.__setattr__(self, "_raw", LazyInit(shape, dt, init))
+                    return
+                raw = init
+            else:
+                raw = as_array(initializer("zeros", shape, dt))
         else:
             if init is not None:
                 raise ValueError("For 'Tensor', 'init' is used with 'shape' only, not with 'input_data'")
@@ -313,11 +350,20 @@ class Tensor:
     # -- the value ------------------------------------------------------------------
     @property
     def _value(self) -> Any:
-        return self._raw
+        raw = self._raw
+        if raw.__class__ is LazyInit:  # first read of an initializer-built Tensor: build it
+            raw = raw.build()
+            object.__setattr__(self, "_raw", raw)
+        return raw
 
     @_value.setter
     def _value(self, new: Any) -> None:
         object.__setattr__(self, "_raw", new)
+
+    def _meta(self) -> Any:
+        """What shape and dtype are read from: the value, or the description of a value not built."""
+        raw = self._raw
+        return raw if raw.__class__ is LazyInit else self._value
 
     def value(self) -> jax.Array:
         """The ``jax.Array`` this Tensor holds (a tracer inside compiled code)."""
@@ -338,27 +384,27 @@ class Tensor:
     @property
     def shape(self) -> tuple[int, ...]:
         """The shape, a tuple of ints."""
-        return tuple(self._value.shape)
+        return tuple(self._meta().shape)
 
     @property
     def dtype(self) -> Type:
         """The MindSpore dtype (``ms.float32`` ...)."""
-        return to_ms_dtype(self._value.dtype)
+        return to_ms_dtype(self._meta().dtype)
 
     @property
     def ndim(self) -> int:
         """The number of dimensions."""
-        return self._value.ndim
+        return self._meta().ndim
 
     @property
     def size(self) -> int:
         """The number of elements."""
-        return int(math.prod(self._value.shape))
+        return int(math.prod(self._meta().shape))
 
     @property
     def itemsize(self) -> int:
         """Bytes per element."""
-        return np.dtype(self._value.dtype).itemsize
+        return np.dtype(self._meta().dtype).itemsize
 
     @property
     def nbytes(self) -> int:
@@ -402,13 +448,14 @@ class Tensor:
 
     @property
     def has_init(self) -> bool:
-        """False: MindJAX Tensors hold their data from the start."""
-        return False
+        """Whether the Tensor still holds an initializer instead of data (see :class:`LazyInit`)."""
+        return self._raw.__class__ is LazyInit
 
     @property
-    def init(self) -> None:
-        """None: MindJAX Tensors hold their data from the start."""
-        return None
+    def init(self) -> Any:
+        """The initializer not yet applied, or None once the Tensor holds data."""
+        raw = self._raw
+        return raw.init if raw.__class__ is LazyInit else None
 
     @property
     def device(self) -> str:
@@ -491,6 +538,10 @@ class Tensor:
         return format(str(self), spec)
 
     def __repr__(self) -> str:
+        raw = self._raw
+        if raw.__class__ is LazyInit:  # MindSpore's text; the data is built on first read
+            sep = "\n" if raw.ndim > 1 else ""
+            return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value={sep}<uninitialized>)"
         raw = _known_value(self._value)
         if isinstance(raw, ShapeOnly):
             return f"Tensor(shape={list(raw.shape)}, dtype={to_ms_dtype(raw.dtype)}, value=<dynamic shape>)"
@@ -499,6 +550,9 @@ class Tensor:
         return format_tensor(np.asarray(raw), str(to_ms_dtype(raw.dtype)))
 
     def __str__(self) -> str:
+        raw = self._raw
+        if raw.__class__ is LazyInit:
+            return repr(self)
         raw = _known_value(self._value)
         if isinstance(raw, (jax.core.Tracer, ShapeOnly)):
             return repr(self)
@@ -568,7 +622,17 @@ class Tensor:
         return tensor_hooks.hooks_of(self)
 
     def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> "Tensor":
-        """This Tensor (its data is always materialised)."""
+        """Apply the initializer this Tensor was built with (``Tensor(shape=..., dtype=..., init=...)``)
+        and return the Tensor, which holds data from now on.
+
+        Raises:
+            TypeError: the Tensor holds data already (no initializer: built from data, or
+                ``init_data`` called before), as in MindSpore.
+        """
+        if self._raw.__class__ is not LazyInit:
+            raise TypeError("For 'Tensor.init_data', init_data must be set Tensor.init, init can't be None "
+                            "(the Tensor already holds its data)")
+        self._value  # noqa: B018 - builds the data
         return self
 
     def is_contiguous(self) -> bool:
@@ -677,6 +741,10 @@ _PRIMITIVE_NAMES = {"add": "Add", "sub": "Sub", "mul": "Mul", "truediv": "Div", 
                     "or": "BitwiseOr", "xor": "BitwiseXor", "lshift": "LeftShift", "rshift": "RightShift"}
 
 
+# Operators that MindSpore's 'auto' mixed precision lists (mindjax.common.precision).
+_AMP_NAMES = {"matmul": "MatMulExt", "pow": "Pow"}
+
+
 def _operand_type_error(op: str, other: Any, reflected: bool) -> TypeError:
     """MindSpore's "Failed calling Add with ..." error for a Tensor and a non-number operand."""
     prim = _PRIMITIVE_NAMES[op]
@@ -688,6 +756,7 @@ def _operand_type_error(op: str, other: Any, reflected: bool) -> TypeError:
 
 def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: bool = False,
             op: str = "") -> Any:
+    amp = _AMP_NAMES.get(op)
     def method(self: Tensor, other: Any) -> Any:
         if compare and other is None:
             return fn is jnp.not_equal
@@ -699,6 +768,8 @@ def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: boo
         if reflected:
             a, b = b, a
         a, b = _promote(a, b)
+        if amp is not None:  # the Primitive MindSpore's mixed precision sees (``@`` is MatMulExt)
+            return _out(run_as(amp, fn, a, b))
         return _out(fn(a, b))
     return method
 
@@ -874,7 +945,7 @@ def format_tensor(arr: np.ndarray, dtype_name: str) -> str:
 # --- pytree ------------------------------------------------------------------------------------
 
 def _flatten_tensor(t: Tensor) -> tuple[tuple[Any], None]:
-    return (t._raw,), None
+    return (t._value,), None  # plain Tensors only (Variables register their own): builds a LazyInit
 
 
 def _unflatten_tensor(_: None, children: Any) -> Tensor:

@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from mindjax.common.precision import active_policy, policy_scope
+from mindjax.common.precision import amp_op, run_as
 from mindjax.common.tensor import Tensor
 from mindjax.cells.loss import _reduce
 from mindjax.common import random as _random
@@ -106,43 +106,8 @@ def _named(op: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return decorate
 
 
-# Under MindSpore's O1 mixed precision (mindjax.common.precision), a covered operator runs as the
-# O1 rewrite runs it: floating Tensor inputs cast to the policy's dtype, floating outputs to float32.
-
-
-def _is_float_tensor(x: Any) -> bool:
-    # Arrays and Parameters (holders, not jax.Arrays); MindSpore never casts Python or numpy scalars.
-    return hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, np.generic) \
-        and jnp.issubdtype(x.dtype, jnp.floating)
-
-
-def _run_in_low_precision(run: Callable[[tuple[Any, ...]], Any], dtype: Any, args: tuple[Any, ...]) -> Any:
-    """``run(args)`` with floating positional inputs cast to ``dtype`` and floating outputs to float32."""
-    # Positional inputs only: MindSpore's rewrite casts a call's arguments, not its keywords.
-    args = tuple(jnp.asarray(a).astype(dtype) if _is_float_tensor(a) else a for a in args)
-    with policy_scope(None):  # one operator: what it calls inside is not cast again
-        out = run(args)
-    if isinstance(out, tuple):
-        return tuple(o.astype(jnp.float32) if _is_float_tensor(o) else o for o in out)
-    return out.astype(jnp.float32) if _is_float_tensor(out) else out
-
-
-def _amp_white_listed(primitive: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Under O1 the function runs as its white-listed Primitive ``primitive`` runs (MindSpore's ops.relu
-    calls the ReLU Primitive, which the O1 rewrite casts)."""
-
-    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            policy = active_policy()
-            if policy is not None:
-                from mindjax.ops import primitives
-
-                if policy.covers(getattr(primitives, primitive)):
-                    return _run_in_low_precision(lambda a: fn(*a, **kwargs), policy.dtype, args)
-            return fn(*args, **kwargs)
-        return wrapper
-    return decorate
+# Under mixed precision (mindjax.common.precision) an op decorated ``@amp_op("MatMul")`` runs as
+# MindSpore runs that Primitive under the active policy (O1 or 'auto').
 
 
 def _axis(op: str, axis: Any, ndim: int, name: str = "axis", extra: int = 0) -> int:
@@ -194,6 +159,7 @@ def _default_int() -> Any:
 # --- arithmetic --------------------------------------------------------------------------
 
 @tensor_op
+@amp_op("MatMulExt")
 @_named("matmul")
 def matmul(input: Any, other: Any) -> jax.Array:
     """Matrix product with broadcasting over batch dimensions (1-D inputs are vectors).
@@ -215,7 +181,7 @@ def matmul(input: Any, other: Any) -> jax.Array:
 
 
 @tensor_op
-@_amp_white_listed("BatchMatMul")
+@amp_op("BatchMatMul")
 @_named("bmm")
 def bmm(input_x: Any, mat2: Any) -> jax.Array:
     """Batched matrix product of ``(..., n, k)`` and ``(..., k, m)`` arrays.
@@ -236,7 +202,7 @@ def bmm(input_x: Any, mat2: Any) -> jax.Array:
 
 
 @tensor_op
-@_amp_white_listed("MatMul")
+@amp_op("MatMul")
 @_named("mm")
 def mm(input: Any, mat2: Any) -> jax.Array:
     """Product of two 2-D matrices.
@@ -266,13 +232,14 @@ def _binary(name: str, fn: Callable[[Any, Any], Any], doc: str) -> Callable[[Any
     return tensor_op(op)
 
 
-def _unary(name: str, fn: Callable[[Any], Any], doc: str, arg: str = "input") -> Callable[[Any], jax.Array]:
+def _unary(name: str, fn: Callable[[Any], Any], doc: str, arg: str = "input",
+           amp: str | None = None) -> Callable[[Any], jax.Array]:
     @_named(name)
     def op(x: Any) -> jax.Array:
         return fn(_arr(x))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"{doc}.\n\n    Arguments:\n        {arg}: an array.\n\n    Returns:\n        the elementwise result.\n"
-    return tensor_op(op)
+    return tensor_op(op if amp is None else amp_op(amp)(op))  # amp: the Primitive it stands for
 
 
 add = _binary("add", jnp.add, "``input + other``")
@@ -289,8 +256,8 @@ logical_or = _binary("logical_or", jnp.logical_or, "Logical OR")
 
 neg = _unary("neg", jnp.negative, "``-input``")
 abs = _unary("abs", jnp.abs, "Absolute value")  # noqa: A001 - MindSpore's name
-exp = _unary("exp", jnp.exp, "``e ** input``")
-log = _unary("log", jnp.log, "Natural logarithm")
+exp = _unary("exp", jnp.exp, "``e ** input``", amp="Exp")
+log = _unary("log", jnp.log, "Natural logarithm", amp="Log")
 sqrt = _unary("sqrt", jnp.sqrt, "Square root", arg="x")
 square = _unary("square", jnp.square, "``input ** 2``")
 logical_not = _unary("logical_not", jnp.logical_not, "Logical NOT")
@@ -307,6 +274,7 @@ def _float(x: Any) -> Any:
 
 
 @tensor_op
+@amp_op("Rsqrt")
 @_named("rsqrt")
 def rsqrt(input: Any) -> jax.Array:
     """Reciprocal square root ``1 / sqrt(input)``.
@@ -321,6 +289,7 @@ def rsqrt(input: Any) -> jax.Array:
 
 
 @tensor_op
+@amp_op("Pow")
 @_named("pow")
 def pow(input: Any, exponent: Any) -> jax.Array:  # noqa: A001 - MindSpore's name
     """``input ** exponent`` with broadcasting.
@@ -363,7 +332,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> jax.Arra
 # --- activations -------------------------------------------------------------------------
 
 @tensor_op
-@_amp_white_listed("ReLU")
+@amp_op("ReLU")
 @_named("relu")
 def relu(input: Any, inplace: bool = False) -> jax.Array:
     """``max(input, 0)``.
@@ -396,6 +365,7 @@ def gelu(input: Any, approximate: str = "none") -> jax.Array:
 
 
 @tensor_op
+@amp_op("Softmax")
 @_named("softmax")
 def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> jax.Array:
     """Softmax along ``axis``.
@@ -415,6 +385,7 @@ def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> jax.Array:
 
 
 @tensor_op
+@amp_op("LogSoftmax")
 @_named("log_softmax")
 def log_softmax(logits: Any, axis: int = -1) -> jax.Array:
     """Log-softmax along ``axis``.
@@ -462,6 +433,7 @@ def elu(input_x: Any, alpha: float = 1.0) -> jax.Array:
 
 
 @tensor_op
+@amp_op("Softplus")
 @_named("softplus")
 def softplus(input: Any, beta: float = 1, threshold: float = 20) -> jax.Array:
     """``log(1 + exp(beta * x)) / beta``, linear where ``beta * x > threshold``.
@@ -554,6 +526,7 @@ def _seq(op: str, tensors: Any) -> list[Any]:
 
 
 @tensor_op
+@amp_op("Concat")
 @_named("concat")
 def concat(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     """Join arrays along an existing axis.
@@ -575,6 +548,7 @@ def concat(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
 
 
 @tensor_op
+@amp_op("Concat")
 def cat(tensors: Sequence[Any], axis: int = 0) -> jax.Array:
     """Alias of :func:`concat`."""
     return concat(tensors, axis)
@@ -895,6 +869,7 @@ def broadcast_to(input: Any, shape: Sequence[int]) -> jax.Array:
 # --- reductions, sorting -----------------------------------------------------------------
 
 @tensor_op
+@amp_op("SumExt")
 @_named("sum")
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> jax.Array:  # noqa: A001
     """Sum over ``dim`` (all axes by default).
@@ -933,6 +908,7 @@ def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> jax.Array:
 
 
 @tensor_op
+@amp_op("ProdExt")
 @_named("prod")
 def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> jax.Array:
     """Product over ``axis``.
@@ -1144,6 +1120,7 @@ def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple[jax.Ar
 
 
 @tensor_op
+@amp_op("CumSum")
 @_named("cumsum")
 def cumsum(x: Any, axis: int, dtype: Any = None) -> jax.Array:
     """Cumulative sum along ``axis``.
@@ -1461,6 +1438,7 @@ def clip_by_global_norm(x: Sequence[Any], clip_norm: float = 1.0, use_norm: Any 
 
 
 @tensor_op
+@amp_op("Norm")
 @_named("norm")
 def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> jax.Array:  # noqa: A002,N803
     """Vector or matrix norm (as ``numpy.linalg.norm``; the whole array when ``dim`` is None).
@@ -1647,7 +1625,6 @@ def _conv(op: str, x: Any, w: Any, stride: Any, pad_mode: str, padding: Any, dil
 
 
 @tensor_op
-@_amp_white_listed("Conv2D")
 @_named("conv2d")
 def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode: str = "valid",
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> jax.Array:
@@ -1665,9 +1642,11 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
     Returns:
         ``(N, C_out, H_out, W_out)``.
     """
-    out = _conv("conv2d", _arr(input), _arr(weight), stride, pad_mode, padding, dilation, groups, False)
+    # MindSpore's ops.conv2d: the Conv2D Primitive, then BiasAdd (what mixed precision sees)
+    out = run_as("Conv2D", lambda x, w: _conv("conv2d", x, w, stride, pad_mode, padding, dilation, groups, False),
+                 _arr(input), _arr(weight))
     if bias is not None:
-        out = out + _arr(bias).reshape(1, -1, 1, 1)
+        out = run_as("BiasAdd", lambda o, b: o + b.reshape(1, -1, 1, 1), out, _arr(bias))
     return out
 
 
@@ -1790,6 +1769,7 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
 
 
 @tensor_op
+@amp_op("Dense")
 @_named("dense")
 def dense(input: Any, weight: Any, bias: Any = None) -> jax.Array:
     """``input @ weight.T + bias`` (weight laid out ``(out, in)`` as in MindSpore).
@@ -1811,6 +1791,7 @@ def dense(input: Any, weight: Any, bias: Any = None) -> jax.Array:
 
 
 @tensor_op
+@amp_op("LayerNorm")
 @_named("layer_norm")
 def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None,
                eps: float = 1e-5) -> jax.Array:
@@ -1872,6 +1853,7 @@ def _bn(op: str, x: Any, mean: Any, var: Any, weight: Any, bias: Any, training: 
 
 
 @tensor_op
+@amp_op("BatchNorm")
 @_named("batch_norm")
 def batch_norm(input_x: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> jax.Array:
@@ -1953,13 +1935,17 @@ def _linear_weights(n_in: int, n_out: int, align_corners: bool, scale: float | N
 @_named("interpolate")
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> jax.Array:
-    """Resize the spatial axes of ``(N, C, *spatial)`` input by ``'nearest'`` or ``'bilinear'``.
+    """Resize the spatial axes of ``(N, C, *spatial)`` input by ``'nearest'``, ``'bilinear'`` or ``'area'``.
+
+    ``'area'`` is MindSpore's: adaptive average pooling to the output size (each output
+    element is the mean of its window ``[floor(i * n / m), ceil((i + 1) * n / m))`` per axis);
+    with ``scale_factor`` the output size is ``floor(n * scale_factor)``.
 
     Arguments:
-        input: ``(N, C, W)`` for nearest, ``(N, C, H, W)`` for either mode.
+        input: ``(N, C, W)`` for nearest, ``(N, C, H, W)`` for either mode; 3-D to 5-D for area.
         size: the output spatial size (an int or a tuple).
         scale_factor: the spatial scale instead of ``size``.
-        mode: ``'nearest'`` or ``'bilinear'``.
+        mode: ``'nearest'``, ``'bilinear'`` or ``'area'``.
         align_corners: for bilinear: align the corner pixels instead of the half-pixel rule.
         recompute_scale_factor: compute the scale from the output size.
 
@@ -1967,8 +1953,10 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
         the resized array.
     """
     x = _arr(input)
-    if mode not in ("nearest", "bilinear"):
-        raise ValueError(f"'mode' must be 'nearest' or 'bilinear', got {mode!r}")
+    if mode not in ("nearest", "bilinear", "area"):
+        raise ValueError(f"'mode' must be 'nearest', 'bilinear' or 'area', got {mode!r}")
+    if mode == "area":
+        return _interpolate_area(x, size, scale_factor, align_corners, recompute_scale_factor)
     if mode == "bilinear" and x.ndim != 4:
         raise ValueError(f"bilinear mode needs a 4-D input (N, C, H, W), got shape {x.shape}")
     if x.ndim < 3:
@@ -2005,7 +1993,53 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     return out
 
 
+def _interpolate_area(x: Any, size: Any, scale_factor: Any, align_corners: Any,
+                      recompute_scale_factor: Any) -> jax.Array:
+    """MindSpore's ``mode='area'``: adaptive average pooling of the spatial axes to the output size."""
+    if x.ndim not in (3, 4, 5):
+        raise ValueError(f"area only supports 3-D, 4-D and 5-D input (N, C, *spatial), got {x.ndim}-D "
+                         f"shape {tuple(x.shape)}")
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        raise TypeError(f"area mode averages: the input dtype must be floating, got {x.dtype}")
+    if align_corners is not None:
+        raise ValueError(f"'align_corners' option cannot currently be set with the mode = area, and dim = "
+                         f"{x.ndim}D, got align_corners={align_corners!r}")
+    if size is not None and scale_factor is not None:
+        raise ValueError("'size' and 'scale_factor' cannot be set simultaneously")
+    nsp = x.ndim - 2
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("it is incorrect to set 'recompute_scale_factor' to True after specifying an "
+                             "explicit 'size'")
+        out_sp = _shape_arg("interpolate", size, "size")
+        out_sp = out_sp * nsp if len(out_sp) == 1 and not isinstance(size, (tuple, list)) else out_sp
+        if len(out_sp) != nsp:
+            raise ValueError(f"'input' and 'size' must have the same spatial dimensions, got 'input' "
+                             f"{nsp}-D spatial and 'size' {len(out_sp)}-D")
+    elif scale_factor is not None:
+        sf = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * nsp
+        if len(sf) != nsp:
+            raise ValueError(f"'input' and 'scale_factor' must have the same spatial dimensions, got 'input' "
+                             f"{nsp}-D spatial and 'scale_factor' {len(sf)}-D")
+        if _builtin_any(isinstance(f, bool) or not isinstance(f, (int, float)) or f <= 0 for f in sf):
+            raise ValueError(f"the 'scale_factor' must be float and must > 0, got {scale_factor!r}")
+        out_sp = tuple(int(math.floor(n * f)) for n, f in zip(x.shape[2:], sf))
+    else:
+        raise ValueError("'size' and 'scale_factor' cannot be both empty")
+    if _builtin_any(o <= 0 for o in out_sp):
+        raise ValueError(f"the output size must be positive, got {out_sp} for input shape {tuple(x.shape)}")
+    out = x
+    for axis, (n_in, n_out) in enumerate(zip(x.shape[2:], out_sp), start=2):
+        if n_in == n_out:
+            continue
+        windows = [((i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)) for i in range(n_out)]
+        out = jnp.stack([jnp.mean(jax.lax.slice_in_dim(out, a, b, axis=axis), axis=axis) for a, b in windows],
+                        axis=axis)
+    return out
+
+
 @tensor_op
+@amp_op("Dot")
 @_named("dot")
 def dot(input: Any, other: Any) -> jax.Array:
     """``numpy.dot``: contract the last axis of ``input`` with the second-to-last of ``other``.
@@ -2042,6 +2076,7 @@ def tensor_dot(x1: Any, x2: Any, axes: Any) -> jax.Array:
 
 
 @tensor_op
+@amp_op("Einsum")
 def einsum(equation: str, *operands: Any) -> jax.Array:
     """Einstein summation (``numpy.einsum``).
 
@@ -2110,6 +2145,7 @@ def _class_nll(op: str, logp: Any, target: Any, weight: Any, ignore_index: int, 
 
 
 @tensor_op
+@amp_op("LogSoftmax")  # MindSpore's cross_entropy starts with LogSoftmax; the rest follows its float32
 @_named("cross_entropy")
 def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int = -100,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> jax.Array:
@@ -2146,6 +2182,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
 
 
 @tensor_op
+@amp_op("NLLLoss")
 @_named("nll_loss")
 def nll_loss(inputs: Any, target: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean",
              label_smoothing: float = 0.0) -> jax.Array:
@@ -2204,6 +2241,7 @@ def l1_loss(input: Any, target: Any, reduction: str = "mean") -> jax.Array:
 
 
 @tensor_op
+@amp_op("SmoothL1Loss")
 @_named("smooth_l1_loss")
 def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = "none") -> jax.Array:
     """Huber-like loss: ``0.5 d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta``.
@@ -2224,6 +2262,7 @@ def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = 
 
 
 @tensor_op
+@amp_op("BCEWithLogitsLoss")
 @_named("binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, pos_weight: Any = None,
                                      reduction: str = "mean") -> jax.Array:

@@ -22,6 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.precision import amp_op
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
 from mindjax.ops.functional import _arr, _axes, _axis, _named
@@ -135,6 +136,7 @@ erf = _unary("erf", jax.scipy.special.erf, "Gauss error function", to_float=True
 
 
 @tensor_op
+@amp_op("Reciprocal")
 @_named("reciprocal")
 def reciprocal(input: Any) -> jax.Array:
     """``1 / input``; integer inputs give float32, as in MindSpore.
@@ -468,6 +470,7 @@ def inner(input: Any, other: Any) -> jax.Array:
 
 
 @tensor_op
+@amp_op("Cdist")
 @_named("cdist")
 def cdist(x1: Any, x2: Any, p: float = 2.0) -> jax.Array:
     """p-norm distance between each pair of row vectors.

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.precision import amp_op
 from mindjax.common.checks import check_index_range as _check_index_range
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
@@ -231,6 +232,7 @@ def selu(input_x: Any) -> jax.Array:
 
 
 @tensor_op
+@amp_op("PReLU")
 @_named("prelu")
 def prelu(input: Any, weight: Any) -> jax.Array:
     """``max(0, x) + weight * min(0, x)`` with one weight per channel (axis 1) or one shared.
@@ -272,6 +274,7 @@ def glu(x: Any, axis: int = -1) -> jax.Array:
 
 
 @tensor_op
+@amp_op("KLDivLoss")
 @_named("kl_div")
 def kl_div(logits: Any, labels: Any, reduction: str = "mean") -> jax.Array:
     """Kullback-Leibler divergence ``labels * (log(labels) - logits)``, with ``logits`` log-probabilities.
@@ -370,6 +373,7 @@ def embedding(input: Any, weight: Any, padding_idx: int | None = None, max_norm:
 
 
 @tensor_op
+@amp_op("BiasAdd")
 @_named("bias_add")
 def bias_add(input_x: Any, bias: Any) -> jax.Array:
     """Add a 1-D bias along the channel axis 1.

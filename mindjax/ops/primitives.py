@@ -29,7 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.precision import active_policy
+from mindjax.common.precision import active_policy, run_under_rule
 from mindjax.common.upcalls import UPCALLS
 from mindjax.ops import functional as F
 
@@ -56,9 +56,11 @@ tensor_op = F.tensor_op
 def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(call)
     def wrapped(self: "Primitive", *args: Any, **kwargs: Any) -> Any:
-        policy = active_policy()  # MindSpore's O1 (mindjax.common.precision)
-        if policy is not None and policy.covers(self):
-            return _call_in_low_precision(self, call, policy.dtype, args, kwargs)
+        policy = active_policy()  # mixed precision (mindjax.common.precision)
+        if policy is not None:
+            rule = policy.rule(self)
+            if rule is not None:
+                return _call_under_rule(self, call, rule, policy.dtype, args, kwargs)
         hook = UPCALLS.primitive_strategy
         if hook is None or (self.in_strategy is None and self.out_strategy is None):
             return call(self, *args, **kwargs)
@@ -68,14 +70,14 @@ def _applying_strategy(call: Callable[..., Any]) -> Callable[..., Any]:
     return boundary
 
 
-def _call_in_low_precision(prim: "Primitive", call: Callable[..., Any], dtype: Any, args: tuple[Any, ...],
-                           kwargs: dict[str, Any]) -> Any:
-    def run(cast_args: tuple[Any, ...]) -> Any:
+def _call_under_rule(prim: "Primitive", call: Callable[..., Any], rule: str, dtype: Any, args: tuple[Any, ...],
+                     kwargs: dict[str, Any]) -> Any:
+    def run(cast_args: tuple[Any, ...], cast_kwargs: dict[str, Any]) -> Any:
         hook = UPCALLS.primitive_strategy
         if hook is None or (prim.in_strategy is None and prim.out_strategy is None):
-            return call(prim, *cast_args, **kwargs)
-        return hook(prim, call, cast_args, kwargs)
-    return F._run_in_low_precision(run, dtype, args)
+            return call(prim, *cast_args, **cast_kwargs)
+        return hook(prim, call, cast_args, cast_kwargs)
+    return run_under_rule(rule, dtype, run, args, kwargs)
 
 
 def _is_layout(obj: Any) -> bool:

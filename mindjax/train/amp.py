@@ -16,6 +16,16 @@ Levels follow MindSpore 2.10:
   network's output is cast to float32; ``build_train_network`` adds dynamic
   loss scaling.
 - ``O3``: the whole network in the low-precision type, output cast to float32.
+- ``auto`` (MindSpore 2.x): operator lists instead of Cell lists. MindSpore's auto white
+  list (``MatMul``, ``Conv2D``, ``BatchMatMul``, ``Dense``, ``Einsum`` ...) runs in the
+  low-precision type and its outputs stay there; its black list (``Softmax``,
+  ``BatchNorm``, ``LayerNorm``, ``Exp``, ``Log``, ``SumExt`` ...) runs in float32; its
+  promote list (``BiasAdd``, ``AddN``, ``Concat`` ...) runs in the widest floating type
+  of its inputs; every other operator follows its inputs. A Cell or a plain function
+  can be converted; Cells set with ``to_float`` keep their precision. MindJAX's
+  functional ops, Tensor methods and layers name the MindSpore Primitive each of their
+  steps stands for (``nn.Dense`` is ``MatMul`` then ``BiasAdd``), so the lists apply
+  as in MindSpore.
 
 The stored Parameters stay float32 (master weights): :meth:`Cell.to_float`
 casts them for the duration of each call, so gradients and optimizer updates
@@ -24,7 +34,9 @@ are float32.
 How O1 reaches the Primitives: every Cell of the converted tree carries a
 policy (:func:`mindjax.cells.cell.set_precision_policy`, read at call time) and
 runs its ``construct`` under it; a Primitive called meanwhile asks the active
-policy whether it is covered (:mod:`mindjax.common.precision`). The Cells keep
+policy what to do with it (:mod:`mindjax.common.precision`). At ``auto`` only the
+converted Cell carries the policy (everything it calls runs under it), and a
+converted function runs under it; compiled programs are traced per active policy. The Cells keep
 their classes. Networks that were not converted pay one thread-local read per
 Primitive call.
 
@@ -33,6 +45,8 @@ Example:
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import warnings
 from abc import ABCMeta, abstractmethod
 
@@ -41,6 +55,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from mindjax import context
 from mindjax.common.tensor import Tensor, tensor_op
 from mindjax import cells as _cells
 from mindjax import ops as _ops
@@ -48,7 +63,8 @@ from mindjax.cells.cell import Cell, set_precision_policy
 from mindjax.cells.wrap.cell_wrapper import TrainOneStepCell, WithLossCell, _to_float32
 from mindjax.cells.wrap.loss_scale import TrainOneStepWithLossScaleCell, _all_finite
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.precision import NO_CAST, PrecisionPolicy
+from mindjax.common.precision import NO_CAST, PrecisionPolicy, policy_scope
+from mindjax.transforms.control_flow import convert_function
 from mindjax.train.loss_scale import DynamicLossScaleManager, LossScaleManager
 
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network", "all_finite",
@@ -60,6 +76,21 @@ _WHITE_CELL_NAMES = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTra
 _WHITE_PRIMITIVE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Conv2DBackpropInput",
                           "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger")
 _BLACK_LIST_NAMES = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
+# MindSpore 2.10's 'auto' level (AMP_AUTO_WHITE_LIST, AMP_AUTO_BLACK_LIST and the promote list of
+# its documentation), by Primitive name: MindJAX's functional ops and layers name the Primitive
+# each of their steps stands for (mindjax.common.precision.run_as).
+_AUTO_WHITE_NAMES = ("Conv2D", "Conv3D", "Conv2DExt", "Conv3DExt", "ConvTranspose2D", "Conv2DTranspose",
+                     "Conv3DTranspose", "Convolution", "MatMul", "MatMulExt", "BatchMatMul", "BatchMatMulExt",
+                     "PReLU", "Einsum", "Dense", "Addmm", "Addbmm", "Addmv", "Baddbmm", "Mv")
+_AUTO_BLACK_NAMES = ("Pow", "ACos", "Asin", "Cosh", "Erfinv", "Exp", "Expm1", "Log", "Log10", "Log1p", "Log2",
+                     "Reciprocal", "Rsqrt", "Sinh", "Tan", "Softplus", "SoftplusExt", "LayerNorm", "LayerNormExt",
+                     "BatchNorm", "BatchNormExt", "GroupNorm", "Norm", "KLDivLoss", "SmoothL1Loss",
+                     "MultilabelMarginLoss", "SoftMarginLoss", "TripletMarginLoss", "MultiMarginLoss",
+                     "BCEWithLogitsLoss", "Pdist", "Cdist", "Renorm", "ReduceProd", "Softmax", "LogSoftmax",
+                     "LogSoftmaxExt", "CumProd", "CumSum", "CumsumExt", "ProdExt", "SumExt", "L1LossExt",
+                     "MSELossExt", "NLLLoss", "NLLLoss2d")
+_AUTO_PROMOTE_NAMES = ("Addcdiv", "Addcmul", "Cross", "_PyboostCrossPrim", "Dot", "GridSampler2D", "GridSampler3D",
+                       "BiasAdd", "AddN", "Concat")
 # The white-listable Primitives each MindSpore library Cell calls in its construct. MindJAX's
 # layers compute with jax.numpy, so such a layer runs wholly in low precision when one of its
 # Primitives is white-listed (MindSpore would cast that Primitive only: the bias add of a
@@ -164,7 +195,10 @@ def _declared_class(cls: type) -> type:
 
 
 def _policy(dtype: Any, white: frozenset[type] | None) -> PrecisionPolicy:
-    return PrecisionPolicy(dtype, white, declared=_declared_class, cast_class=_ops.Cast)
+    # Forced (inside a white-listed Cell): MindSpore casts every Primitive call; of MindJAX's
+    # functional ops, those standing for O1's Primitives.
+    return PrecisionPolicy(dtype, white, declared=_declared_class, cast_class=_ops.Cast,
+                           forced_names=frozenset(_WHITE_PRIMITIVE_NAMES))
 
 
 def _undo_amp_casts(network: Cell) -> None:
@@ -229,31 +263,72 @@ def _warn_if_converted(network: Cell) -> None:
                       f"stacks the conversions", stacklevel=3)
 
 
-def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype: Any = jnp.float16) -> Cell:
+def _auto_policy(dtype: Any) -> PrecisionPolicy:
+    return PrecisionPolicy.auto(dtype, frozenset(_AUTO_WHITE_NAMES), frozenset(_AUTO_BLACK_NAMES),
+                                frozenset(_AUTO_PROMOTE_NAMES), declared=_declared_class)
+
+
+def _run_under(policy: PrecisionPolicy, fn: Any) -> Any:
+    """``fn`` (a function or method) running under ``policy`` (MindSpore's amp decorator)."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        # Compiled (GRAPH mode, ms.jit): the wrapper is framework code, the user's function has
+        # its control flow converted as any function compiled.
+        target = convert_function(fn) if context.in_compiled() else fn
+        with policy_scope(policy):
+            return target(*args, **kwargs)
+    wrapper.__module__ = __name__  # not the user's code: the GRAPH-mode converter leaves it alone
+    wrapper.amp_strategy = policy  # type: ignore[attr-defined]
+    return wrapper
+
+
+def auto_mixed_precision(network: Any, amp_level: str = "O0", dtype: Any = jnp.float16) -> Any:
     """Convert ``network`` to mixed precision at ``amp_level`` (see the module docstring).
 
+    At ``'auto'`` (MindSpore 2.x) the operators of MindSpore's auto white list (``MatMul``,
+    ``Conv2D``, ``BatchMatMul``, ``Dense``, ``Einsum`` ...) run in ``dtype`` and their outputs
+    stay there; those of its black list (``Softmax``, ``BatchNorm``, ``LayerNorm``, ``Exp``,
+    ``Log``, ``SumExt`` ...) run in float32; those of its promote list (``BiasAdd``, ``AddN``,
+    ``Concat`` ...) run in the widest floating type of their inputs; the rest follow their
+    inputs. The policy is active while the network's ``construct`` (or the function) runs,
+    for everything it calls; Cells whose precision is set with ``to_float`` keep it.
+
     Arguments:
-        network: the network (changed in place).
-        amp_level: ``'O0'``, ``'O1'``, ``'O2'``, ``'O3'`` or ``'auto'`` (treated as ``'O1'``).
+        network: the network (changed in place), or at ``'auto'`` also a function.
+        amp_level: ``'O0'``, ``'O1'``, ``'O2'``, ``'O3'`` or ``'auto'``.
         dtype: the low-precision type: float16 or bfloat16.
 
     Returns:
-        the network (at ``O2``/``O3`` wrapped to return float32).
+        the network (at ``O2``/``O3`` wrapped to return float32; a function: a wrapper of it).
 
     Raises:
-        TypeError: ``network`` is not a Cell.
+        TypeError: ``network`` is not a Cell (or, at ``'auto'``, a function).
         ValueError: an unknown level, or ``dtype`` not float16/bfloat16.
     """
     if not isinstance(network, Cell):
-        raise TypeError(f"For 'auto_mixed_precision', 'network' must be a Cell, got {type(network).__name__}")
+        if amp_level != "auto":
+            raise TypeError(f"For 'auto_mixed_precision', with amp_level {amp_level!r} the network type should "
+                            f"be Cell, got {type(network).__name__}")
+        if not (inspect.isfunction(network) or inspect.ismethod(network)):
+            raise TypeError(f"For 'auto_mixed_precision', with amp_level 'auto' the network type should be Cell "
+                            f"or function, got {type(network).__name__}")
     if amp_level not in _LEVELS:
         raise ValueError(f"For 'auto_mixed_precision', 'amp_level' must be one of {list(_LEVELS)}, "
                          f"got {amp_level!r}")
     jdt = _check_low_dtype("auto_mixed_precision", dtype)
     if amp_level == "O0":
         return network
-    _warn_if_converted(network)
-    if amp_level in ("O1", "auto"):
+    if isinstance(network, Cell):
+        _warn_if_converted(network)
+    if amp_level == "auto":
+        policy = _auto_policy(jdt)
+        if isinstance(network, Cell):
+            set_precision_policy(network, policy)
+            network.__dict__["amp_strategy"] = policy
+            out = network
+        else:
+            out = _run_under(policy, network)
+    elif amp_level == "O1":
         _mixed_precision_by_lists(network, jdt, get_white_list(), frozenset(_WHITE_PRIMITIVE_NAMES))
         out = network
     elif amp_level == "O2":
@@ -263,7 +338,10 @@ def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype: Any = jnp.
     else:
         network.to_float(jdt)
         out = _OutputTo32(network)
-    out.__dict__["_amp_level"] = amp_level
+    if isinstance(out, Cell):
+        out.__dict__["_amp_level"] = amp_level
+    else:
+        out._amp_level = amp_level
     return out
 
 
@@ -399,7 +477,7 @@ def build_train_network(network: Cell, optimizer: Cell, loss_fn: Any = None, lev
     cast_type = _check_dtype("build_train_network", config["cast_model_type"])
     network = _mixed_precision_network(network, level, cast_type, config["keep_batchnorm_fp32"])
     if loss_fn is not None:
-        low = cast_type in _LOW_PRECISION or network.__dict__.get("_amp_level") in ("O2", "O3")
+        low = cast_type in _LOW_PRECISION or network.__dict__.get("_amp_level") in ("O2", "O3", "auto")
         network = (_AmpWithLossCell if low else WithLossCell)(network, loss_fn)
     if manager is not None:
         update_cell = manager.get_update_cell()

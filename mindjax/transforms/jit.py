@@ -33,6 +33,7 @@ from mindjax import context
 from mindjax.common import progress as _progress
 from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
+from mindjax.common.precision import active_policy, policy_scope
 from mindjax.common.tensor import Tensor
 from mindjax.common.upcalls import UPCALLS, register_upcall
 from mindjax.common.variable import Variable, current_tracker
@@ -298,6 +299,9 @@ class _NoScope:
 _NO_SCOPE = _NoScope()
 
 
+_ACTIVE_POLICY = object()  # CompiledFunction._pure's default: trace under the policy active now
+
+
 class CompiledFunction:
     """``fn`` compiled with ``jax.jit`` over the Variables it touches.
 
@@ -321,10 +325,19 @@ class CompiledFunction:
         self._ready = -1  # how many of the Variables have had their (lazy) values built
         # No donation: only written Variables come back, so donating the others would
         # free buffers their Parameters still hold. Training steps donate in train/_step.py.
-        self._jitted = jax.jit(self._pure, static_argnums=(2,))
+        # The active mixed-precision policy (an amp 'auto' function calling this one) is part of
+        # what a trace depends on: it is a static argument, and the trace runs under it.
+        self._jitted = jax.jit(self._pure, static_argnums=(2, 3))
         self._shared = False  # whether identical built-in Cells' program was looked for (PYNATIVE)
 
-    def _pure(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
+    def _pure(self, values: list[Any], dynamic: list[Any], key: Any,
+              policy: Any = _ACTIVE_POLICY) -> tuple[Any, list[Any], list[Any]]:
+        if policy is _ACTIVE_POLICY:  # a caller tracing it in its own program: its policy holds
+            return self._pure_body(values, dynamic, key)
+        with policy_scope(policy):
+            return self._pure_body(values, dynamic, key)
+
+    def _pure_body(self, values: list[Any], dynamic: list[Any], key: Any) -> tuple[Any, list[Any], list[Any]]:
         args, kwargs = _join_args(dynamic, key)
         inputs = _input_tensors((args, kwargs))
         before = [t._raw for t in inputs]
@@ -364,7 +377,7 @@ class CompiledFunction:
         if self._ready == len(variables) and current_tracker() is None:
             values = self._pack_state(variables, [v._raw for v in variables])
             try:
-                out, new, new_inputs = self._jitted(values, dynamic, key)
+                out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
             except _NewVariables as grow:
                 _add_new_variables(variables, self._ids, grow, self.where)
                 values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)
@@ -414,7 +427,7 @@ class CompiledFunction:
         def attempt() -> tuple[list[Any], Any]:
             # Builds lazy values; an enclosing tracker sees the reads.
             values = self._pack_state(self.variables, [v._value for v in self.variables])
-            return values, self._jitted(values, dynamic, key)
+            return values, self._jitted(values, dynamic, key, active_policy())
         result = run_growing_state(attempt, self.variables, self._ids, self.where)
         self._ready = len(self.variables)
         return result
@@ -424,7 +437,7 @@ class CompiledFunction:
         dynamic, key = _split_args(args, kwargs)
         self(*args, **kwargs)  # settles the Variable set
         values = self._pack_state(self.variables, [v._value for v in self.variables])
-        return self._jitted.lower(values, dynamic, key)
+        return self._jitted.lower(values, dynamic, key, active_policy())
 
     def _pack_state(self, variables: Sequence[Variable], values: list[Any]) -> list[Any]:
         """The values as the program takes them: laid out by the parallel layer's hook, if any."""
@@ -574,8 +587,8 @@ def _structure_of_cell(cell: Any, seen: set[int]) -> Any:
 def _new_shared_function() -> Callable[..., Any]:
     # One function object per program: JAX caches traces by the Python function, so two
     # structural keys sharing one function would share traces.
-    def run_traced_program(values: list[Any], dynamic: list[Any], key: Any) -> Any:
-        return _TRACING.program._pure(values, dynamic, key)
+    def run_traced_program(values: list[Any], dynamic: list[Any], key: Any, policy: Any) -> Any:
+        return _TRACING.program._pure(values, dynamic, key, policy)
     return run_traced_program
 
 
@@ -587,19 +600,19 @@ class _SharedProgram:
     def __init__(self, jitted: Any, program: "CompiledFunction") -> None:
         self.jitted, self.program = jitted, program
 
-    def __call__(self, values: list[Any], dynamic: list[Any], key: Any) -> Any:
+    def __call__(self, values: list[Any], dynamic: list[Any], key: Any, policy: Any) -> Any:
         outer = getattr(_TRACING, "program", None)
         _TRACING.program = self.program  # a new signature is traced with this Cell's own code
         try:
-            return self.jitted(values, dynamic, key)
+            return self.jitted(values, dynamic, key, policy)
         finally:
             _TRACING.program = outer
 
-    def lower(self, values: list[Any], dynamic: list[Any], key: Any) -> Any:
+    def lower(self, values: list[Any], dynamic: list[Any], key: Any, policy: Any) -> Any:
         outer = getattr(_TRACING, "program", None)
         _TRACING.program = self.program
         try:
-            return self.jitted.lower(values, dynamic, key)
+            return self.jitted.lower(values, dynamic, key, policy)
         finally:
             _TRACING.program = outer
 
@@ -612,7 +625,7 @@ def _share_program(compiled: "CompiledFunction", cell: Any) -> None:
         return
     shared = _SHARED_PROGRAMS.get(skey)
     if shared is None:
-        shared = _SHARED_PROGRAMS[skey] = (jax.jit(_new_shared_function(), static_argnums=(2,)), {})
+        shared = _SHARED_PROGRAMS[skey] = (jax.jit(_new_shared_function(), static_argnums=(2, 3)), {})
     jitted, written = shared
     compiled._jitted = _SharedProgram(jitted, compiled)
     compiled._written = written  # what a trace found is the same for every Cell of the key

@@ -39,7 +39,7 @@ IMG = np.ones((1, 3, 5, 5), np.float32)
     (lambda: ops.max_pool2d(X, 2), ValueError, r"For 'max_pool2d', input must be 3-D or 4-D"),
     (lambda: ops.pad(X, (1, 1), mode="foo"), ValueError, r"For 'pad', 'mode' must be one of 'constant', 'reflect', 'replicate', 'circular', got 'foo'"),
     (lambda: ops.pad(X, (1,)), ValueError, r"For 'pad', 'padding' must have an even length"),
-    (lambda: ops.interpolate(IMG, size=(2, 2), mode="cubic"), ValueError, r"For 'interpolate', 'mode' must be 'nearest' or 'bilinear'"),
+    (lambda: ops.interpolate(IMG, size=(2, 2), mode="cubic"), ValueError, r"For 'interpolate', 'mode' must be 'nearest', 'bilinear' or 'area'"),
     (lambda: ops.layer_norm(X, (4,)), ValueError, r"For 'layer_norm', 'normalized_shape' \(4,\) must match"),
     (lambda: ops.batch_norm(X, np.zeros(2), np.ones(2), None, None), ValueError, r"For 'batch_norm', 'running_mean' must have shape \(3,\)"),
     (lambda: ops.mse_loss(X, X, reduction="avg"), ValueError, r"For 'mse_loss', 'reduction' must be one of 'none', 'mean', 'sum', got 'avg'"),

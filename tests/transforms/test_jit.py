@@ -293,3 +293,22 @@ def test_compiling_state_is_per_thread():
         worker.join(timeout=30)
     assert seen == [False]
     assert not context.in_compiled()
+
+
+def test_jit_of_a_functools_wraps_wrapper_runs_the_wrapper_code():
+    """inspect.getsource follows __wrapped__; the GRAPH-mode converter must read the wrapper's own
+    code (its globals and closure differ from the wrapped function's)."""
+    import functools
+
+    def double_output(fn):
+        @functools.wraps(fn)
+        def wrapper(*args):
+            return fn(*args) * 2
+        return wrapper
+
+    @double_output
+    def f(x):
+        return x + 1
+
+    x = ms.Tensor(np.ones((2,), np.float32))
+    np.testing.assert_array_equal(ms.jit(f)(x).asnumpy(), np.full((2,), 4.0, np.float32))

@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.precision import run_as
 from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
@@ -129,7 +130,7 @@ class Softmax(Cell):
         self.softmax = _prim.Softmax(axis)
 
     def construct(self, input: Any) -> jax.Array:  # noqa: A002
-        return jax.nn.softmax(_arr(input), axis=self.axis)
+        return run_as("Softmax", jax.nn.softmax, _arr(input), axis=self.axis)  # MindSpore's Softmax Primitive
 
 
 class Softmin(Cell):
@@ -166,7 +167,7 @@ class LogSoftmax(Cell):
         self.log_softmax = _prim.LogSoftmax(axis)
 
     def construct(self, x: Any) -> jax.Array:
-        return jax.nn.log_softmax(_arr(x), axis=self.axis)
+        return run_as("LogSoftmax", jax.nn.log_softmax, _arr(x), axis=self.axis)  # MindSpore's LogSoftmax
 
 
 class LeakyReLU(Cell):

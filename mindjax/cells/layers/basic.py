@@ -29,6 +29,7 @@ from mindjax.cells.layers.activation import get_activation
 from mindjax.cells.parameter import Parameter
 from mindjax.common import dtype as mstype
 from mindjax.common.initializer import HeUniform, Uniform, initializer
+from mindjax.common.precision import run_as
 from mindjax.common.random import next_key
 from mindjax.common.tensor import as_array as _arr
 from mindjax.ops import primitives as _prim
@@ -54,8 +55,13 @@ def _positive_int(value: Any, arg: str, cls_name: str) -> int:
 
 def _linear(x: Any, weight: Any, bias: Any | None) -> jax.Array:
     """``x @ weight^T + bias`` with MindSpore's ``(out, in)`` weight; ``weight`` may be stacked."""
-    y = jnp.matmul(x, jnp.swapaxes(_arr(weight), -1, -2))
-    return y if bias is None else y + _arr(bias)
+    # MindSpore's nn.Dense: a MatMul Primitive, then BiasAdd (what mixed precision sees).
+    y = run_as("MatMul", _matmul_t, x, _arr(weight))
+    return y if bias is None else run_as("BiasAdd", jnp.add, y, _arr(bias))
+
+
+def _matmul_t(x: Any, weight: Any) -> jax.Array:
+    return jnp.matmul(x, jnp.swapaxes(weight, -1, -2))
 
 
 def _dropout(x: jax.Array, drop: float) -> jax.Array:

@@ -31,6 +31,7 @@ from mindjax.cells.layers._inputs import float_input, nonempty_axes
 from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.precision import run_as
 from mindjax.common.tensor import as_array
 from mindjax.common.initializer import HeUniform, Uniform, initializer
 from mindjax.ops import primitives as _prim
@@ -186,11 +187,22 @@ class _Conv(Cell):
             return out
         shape = [1] * out.ndim
         shape[channel_axis] = self.out_channels
-        return out + jnp.reshape(self.bias._value, shape).astype(out.dtype)
+        return run_as("BiasAdd", _bias_add, out, self.bias._value, shape)  # MindSpore's BiasAdd
+
+
+def _bias_add(out: Any, bias: Any, shape: list[int]) -> Any:
+    return out + jnp.reshape(bias, shape).astype(out.dtype)
 
 
 def _conv(x: Any, w: Any, stride: Sequence[int], pads: Sequence[tuple[int, int]],
           dilation: Sequence[int], group: int, dims: tuple[str, str, str]) -> Any:
+    # The Primitive MindSpore's layer calls: Conv2D for 1-D and 2-D, Conv3D for 3-D.
+    prim = "Conv3D" if len(dims[0]) == 5 else "Conv2D"
+    return run_as(prim, _conv_raw, x, w, stride, pads, dilation, group, dims)
+
+
+def _conv_raw(x: Any, w: Any, stride: Sequence[int], pads: Sequence[tuple[int, int]],
+              dilation: Sequence[int], group: int, dims: tuple[str, str, str]) -> Any:
     x, w = _match_dtypes(x, w)
     return jax.lax.conv_general_dilated(x, w, window_strides=tuple(stride), padding=list(pads),
                                         rhs_dilation=tuple(dilation), dimension_numbers=dims,
@@ -354,6 +366,15 @@ def _conv_transpose(x: Any, w: Any, out_spatial: Sequence[int], kernel: Sequence
                     stride: Sequence[int], dilation: Sequence[int],
                     forward_pads: Sequence[tuple[int, int]], group: int,
                     dims: tuple[str, str, str]) -> Any:
+    """A transposed convolution, as MindSpore's Conv2DTranspose / Conv3DTranspose Primitive."""
+    prim = "Conv3DTranspose" if len(dims[0]) == 5 else "Conv2DTranspose"
+    return run_as(prim, _conv_transpose_raw, x, w, out_spatial, kernel, stride, dilation, forward_pads, group, dims)
+
+
+def _conv_transpose_raw(x: Any, w: Any, out_spatial: Sequence[int], kernel: Sequence[int],
+                        stride: Sequence[int], dilation: Sequence[int],
+                        forward_pads: Sequence[tuple[int, int]], group: int,
+                        dims: tuple[str, str, str]) -> Any:
     """The gradient of the forward convolution whose input has ``out_spatial`` positions.
 
     ``w`` is ``(in, out // group, *kernel)``: it is regrouped to the forward layout

@@ -25,6 +25,7 @@ from mindjax.cells.loss import LossBase
 from mindjax.common import dtype as mstype
 from mindjax.common.random import next_key
 from mindjax.common.tensor import as_array as _arr
+from mindjax.ops.functional import interpolate
 from mindjax.ops.functional_array import gather_d
 
 __all__ = ["Dropout2d", "Pad", "ZeroPad2d", "Upsample", "OneHot", "Tril", "Triu", "Range", "MatMul", "Norm",
@@ -159,7 +160,7 @@ class ZeroPad2d(Cell):
         return jnp.pad(x, [(max(a, 0), max(b, 0)) for a, b in widths], constant_values=0)
 
 
-_UPSAMPLE_MODES = ("nearest", "linear", "bilinear", "trilinear")
+_UPSAMPLE_MODES = ("nearest", "linear", "bilinear", "trilinear", "area")
 
 
 class Upsample(Cell):
@@ -169,8 +170,9 @@ class Upsample(Cell):
         size: the output spatial size (an int or a tuple), or ``None``.
         scale_factor: a multiplier of the spatial size (a float or a tuple), or ``None``;
             exactly one of ``size`` and ``scale_factor`` must be given.
-        mode: ``'nearest'`` (default), ``'linear'`` (3-D input), ``'bilinear'`` (4-D) or
-            ``'trilinear'`` (5-D).
+        mode: ``'nearest'`` (default), ``'linear'`` (3-D input), ``'bilinear'`` (4-D),
+            ``'trilinear'`` (5-D) or ``'area'`` (3-D to 5-D: adaptive average pooling to the
+            output size, as :func:`mindjax.ops.interpolate`).
         align_corners: for the linear modes: map the corner pixels onto each other
             (``True``) or use half-pixel centres (``False``/``None``). Must be ``None``
             or ``False`` for ``'nearest'``.
@@ -222,6 +224,9 @@ class Upsample(Cell):
 
     def construct(self, x: Any) -> jax.Array:
         x = _arr(x)
+        if self.mode == "area":  # MindSpore's nn.Upsample is ops.interpolate
+            return interpolate(x, self.size, self.scale_factor, "area", self.align_corners,
+                               self.recompute_scale_factor)
         want = {"nearest": (3, 4, 5), "linear": (3,), "bilinear": (4,), "trilinear": (5,)}[self.mode]
         if x.ndim not in want:
             raise ValueError(f"{self._where()}, mode {self.mode!r} expects an input of rank in "

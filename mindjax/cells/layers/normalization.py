@@ -29,6 +29,7 @@ from mindjax.cells.layers.basic import _is_int
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.initializer import initializer
+from mindjax.common.precision import run_as
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
@@ -115,6 +116,9 @@ class _BatchNorm(Cell):
         return axis
 
     def construct(self, x: Any) -> Any:
+        return run_as("BatchNorm", self._normalize, x)  # MindSpore's BatchNorm Primitive, for mixed precision
+
+    def _normalize(self, x: Any) -> Any:
         axis = self._check_input(x)
         reduce_axes = tuple(i for i in range(x.ndim) if i != axis)
         bshape = [1] * x.ndim
@@ -260,6 +264,9 @@ class LayerNorm(Cell):
                 f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, beta={self.beta}")
 
     def construct(self, x: Any) -> Any:
+        return run_as("LayerNorm", self._normalize, x)  # MindSpore's LayerNorm Primitive, for mixed precision
+
+    def _normalize(self, x: Any) -> Any:
         shape = tuple(getattr(x, "shape", ()))
         rank = len(shape)
         norm_axis = self.begin_norm_axis % rank if -rank <= self.begin_norm_axis < rank else None
@@ -316,6 +323,9 @@ class GroupNorm(Cell):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
 
     def construct(self, x: Any) -> Any:
+        return run_as("GroupNorm", self._normalize, x)  # MindSpore's GroupNorm Primitive, for mixed precision
+
+    def _normalize(self, x: Any) -> Any:
         shape = tuple(getattr(x, "shape", ()))
         if len(shape) < 2 or shape[1] != self.num_channels:
             raise ValueError(f"{self._where()}, expected input of shape (N, {self.num_channels}, ...), "

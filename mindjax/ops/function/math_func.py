@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
+from mindjax.common.precision import amp_op
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
 from mindjax.ops.function._build import (_arr, _axes, _axis, _float, _named, _operand, alias, check_bool,
@@ -449,6 +450,7 @@ def lerp(input: Any, end: Any, weight: Any) -> jax.Array:
 
 
 @tensor_op
+@amp_op("Addcdiv")
 @_named("addcdiv")
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> jax.Array:
     """``input + value * tensor1 / tensor2``.
@@ -464,6 +466,7 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> jax.Array
 
 
 @tensor_op
+@amp_op("Addcmul")
 @_named("addcmul")
 def addcmul(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> jax.Array:
     """``input + value * tensor1 * tensor2``.
@@ -487,6 +490,7 @@ def _dim_or_all(op: str, axis: Any, ndim: int) -> tuple[int, ...] | None:
 
 
 @tensor_op
+@amp_op("CumProd")
 @_named("cumprod")
 def cumprod(input: Any, dim: int, dtype: Any = None) -> jax.Array:
     """Cumulative product along ``dim``.
@@ -831,6 +835,7 @@ def cov(input: Any, *, correction: int = 1, fweights: Any = None, aweights: Any 
 
 
 @tensor_op
+@amp_op("AddN")
 @_named("addn")
 def addn(x: Sequence[Any]) -> jax.Array:
     """The elementwise sum of a list or tuple of arrays of one shape.
@@ -965,6 +970,7 @@ def dist(input: Any, other: Any, p: float = 2) -> jax.Array:
 
 
 @tensor_op
+@amp_op("Renorm")
 @_named("renorm")
 def renorm(input: Any, p: int, axis: int, maxnorm: float) -> jax.Array:
     """Rescale each slice along ``axis`` whose ``p``-norm exceeds ``maxnorm`` to norm ``maxnorm``.
@@ -1487,6 +1493,7 @@ def lu_unpack(LU_data: Any, LU_pivots: Any, unpack_data: bool = True,
 
 
 @tensor_op
+@amp_op("Cross")
 @_named("cross")
 def cross(input: Any, other: Any, dim: int | None = None) -> jax.Array:
     """Cross product of 3-vectors along ``dim`` (default: the first axis of size 3)."""

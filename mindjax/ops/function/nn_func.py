@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.precision import amp_op
 from mindjax.common import random as _random
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
@@ -560,6 +561,7 @@ def max_unpool3d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
 # --- normalisation -----------------------------------------------------------------------------
 
 @tensor_op
+@amp_op("GroupNorm")
 @_named("group_norm")
 def group_norm(input: Any, num_groups: int, weight: Any = None, bias: Any = None, eps: float = 1e-05) -> jax.Array:
     """Group normalisation of ``(N, C, *)`` over groups of ``C / num_groups`` channels (biased variance).

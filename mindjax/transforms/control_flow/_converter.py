@@ -479,7 +479,9 @@ def _factory(fn: types.FunctionType) -> Callable[..., Any]:
     if found is not None:
         return found
     filename = inspect.getsourcefile(fn) or code.co_filename
-    source = textwrap.dedent(inspect.getsource(fn))
+    # From the code object: inspect.getsource(fn) would follow functools.wraps' __wrapped__ to
+    # another function's source (a decorator's wrapper has its own code, globals and closure).
+    source = textwrap.dedent(inspect.getsource(code))
     tree = ast.parse(source)
     ast.increment_lineno(tree, code.co_firstlineno - 1)
     fdef = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
