@@ -13,3 +13,6 @@ __all__ = ["CTCLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MAELoss", "Margi
            "BCEWithLogitsLoss", "CosineEmbeddingLoss", "DiceLoss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
            "KLDivLoss"]
 __all__ += ["L1LossExt"]
+from mindjax.cells.loss_extra import MultilabelMarginLoss, TripletMarginWithDistanceLoss  # noqa: E402
+
+__all__ += ["MultilabelMarginLoss", "TripletMarginWithDistanceLoss"]
