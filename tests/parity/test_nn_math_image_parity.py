@@ -158,3 +158,16 @@ def test_input_checks():
         nn.SSIM()(jnp.zeros((1, 1, 5, 5), jnp.float32), jnp.zeros((1, 1, 5, 5), jnp.float32))
     with pytest.raises(TypeError, match="LGamma.*x"):
         nn.LGamma()(jnp.zeros((2,), jnp.int32))
+
+
+def test_layer_math_cosine_similarity_cell_matches_mindspore():
+    from mindspore.nn.layer import math as ms_math
+
+    from mindjax.nn.layer import math as mj_math
+    a, b = _X, _X[::-1].copy()
+    theirs = _ms(ms_math.CosineSimilarity(), a, b)
+    ours = mj_math.CosineSimilarity()(jnp.asarray(a), jnp.asarray(b))
+    np.testing.assert_allclose(np.asarray(ours), theirs, rtol=1e-5, atol=1e-6)
+    assert nn.CosineSimilarity is not mj_math.CosineSimilarity  # nn's is the metric, as in MindSpore
+    with pytest.raises(TypeError, match="x1"):
+        mj_math.CosineSimilarity()([1.0], jnp.asarray(a))

@@ -395,3 +395,29 @@ class L1Regularizer(Cell):
     def construct(self, weights: Any) -> jax.Array:
         weights = _arr(weights)
         return jnp.asarray(self.scale, weights.dtype) * jnp.sum(jnp.abs(weights))
+
+
+class CosineSimilarity(Cell):
+    """The cosine similarity of ``x1`` and ``x2`` along ``dim``: ``mindspore.nn.layer.math.CosineSimilarity``.
+
+    Not the metric of the same name that ``mindspore.nn`` exports (``train.metrics.CosineSimilarity``);
+    as in MindSpore this Cell is reached through ``nn.layer.math``.
+
+    Arguments:
+        dim: the axis to reduce (default ``1``).
+        eps: the lower bound of the norms' product (default ``1e-8``).
+
+    Raises:
+        TypeError: inputs that are not Tensors.
+    """
+
+    def __init__(self, dim: int = 1, eps: float = 1e-08) -> None:
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def construct(self, x1: Any, x2: Any) -> jax.Array:
+        for name, v in (("x1", x1), ("x2", x2)):
+            if not isinstance(v, (jax.Array, np.ndarray)) and not hasattr(v, "_raw"):
+                raise TypeError(f"For 'CosineSimilarity', '{name}' must be a tensor, but got {type(v)}")
+        return _arr(_fmath.cosine_similarity(x1, x2, self.dim, self.eps))
