@@ -17,12 +17,13 @@ import jax.numpy as jnp
 
 from mindjax.cells.cell import Cell
 from mindjax.cells.loss import LossBase
+from mindjax.common.tensor import Tensor
 from mindjax.common.tensor import as_array as _arr
 from mindjax.ops.function import nn_func as _nn
 
 __all__ = ["GaussianNLLLoss", "PoissonNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
            "MultiMarginLoss", "MultiLabelSoftMarginLoss", "TripletMarginLoss", "CTCLoss", "RMSELoss", "MAELoss",
-           "MultiClassDiceLoss"]
+           "MultiClassDiceLoss", "MultilabelMarginLoss", "TripletMarginWithDistanceLoss"]
 
 
 def _float_arg(where: str, name: str, value: Any) -> float:
@@ -238,3 +239,70 @@ class MultiClassDiceLoss(LossBase):
                 dice = dice * _arr(self.weights)[i]
             total = total + dice
         return total / classes
+
+
+class MultilabelMarginLoss(LossBase):
+    """The multi-label hinge loss of scores ``x`` ``(N, C)`` or ``(C,)`` and padded target indices.
+
+    ``target`` holds each sample's label indices, ended by the first ``-1``.
+
+    Arguments:
+        reduction: ``'none'``, ``'mean'`` (default) or ``'sum'``.
+
+    Raises:
+        ValueError: another ``reduction``.
+    """
+
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.reduction = reduction
+
+    def construct(self, x: Any, target: Any) -> jax.Array:
+        return _nn.multilabel_margin_loss(x, target, self.reduction)
+
+
+def _pairwise_l2(x: Any, y: Any) -> jax.Array:
+    d = jnp.abs(_arr(x) - _arr(y))
+    if d.ndim == 0:
+        raise ValueError("For 'pairwise_distance' in 'TripletMarginWithDistanceLoss', 'ndim' of the input must be "
+                         f"positive, but got {d.ndim}")
+    return jnp.sqrt(jnp.sum(d * d, axis=1))
+
+
+class TripletMarginWithDistanceLoss(LossBase):
+    """``max(d(x, positive) - d(x, negative) + margin, 0)`` with any distance function ``d``.
+
+    Arguments:
+        distance_function: a callable of two Tensors; ``None`` (default) is the L2 distance along axis 1.
+        swap: use ``min(d(x, negative), d(positive, negative))`` as the negative distance.
+        reduction: ``'none'``, ``'mean'`` (default) or ``'sum'``.
+        margin: a float (default ``1.0``).
+
+    Raises:
+        TypeError: ``margin`` not a float, ``swap`` not a bool, or inputs that are not Tensors.
+    """
+
+    def __init__(self, distance_function: Any = None, swap: bool = False, reduction: str = "mean",
+                 margin: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        if not isinstance(margin, float):
+            raise TypeError(f"For 'TripletMarginWithDistanceLoss', the type of 'margin' should be 'float', but got "
+                            f"{type(margin).__name__}")
+        if not isinstance(swap, bool):
+            raise TypeError(f"For 'TripletMarginWithDistanceLoss', the type of 'swap' should be 'bool', but got "
+                            f"{type(swap).__name__}")
+        self.distance_function = _pairwise_l2 if distance_function is None else distance_function
+        self.swap = swap
+        self.reduction = reduction
+        self.margin = margin
+
+    def construct(self, x: Any, positive: Any, negative: Any) -> jax.Array:
+        for name, v in (("x", x), ("positive", positive), ("negative", negative)):
+            if v is not None and not isinstance(v, (jax.Array, Tensor)):
+                raise TypeError(f"For 'TripletMarginWithDistanceLoss', the '{name}' must be a Tensor, but got "
+                                f"{type(v).__name__}")
+        d1 = _arr(self.distance_function(x, positive))
+        d2 = _arr(self.distance_function(x, negative))
+        if self.swap:
+            d2 = jnp.minimum(d2, _arr(self.distance_function(positive, negative)))
+        return self.get_loss(jnp.maximum(d1 - d2 + self.margin, 0))

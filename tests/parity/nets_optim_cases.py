@@ -75,6 +75,16 @@ CASES: dict[str, Callable[[Any, list[Any]], Any]] = {
     "rprop": lambda nn, p: nn.Rprop(p, 0.1),
     "rprop_clipped_wd": lambda nn, p: nn.Rprop(p, 0.05, etas=(0.3, 1.5), step_sizes=(0.01, 0.06),
                                                weight_decay=0.1),
+    "adadelta": lambda nn, p: nn.Adadelta(p),
+    "adadelta_rho_wd_loss_scale": lambda nn, p: nn.Adadelta(p, 0.5, rho=0.8, epsilon=1e-4, weight_decay=0.1,
+                                                            loss_scale=2.0),
+    "adadelta_groups_schedule": lambda nn, p: nn.Adadelta(_groups(p, lr=0.3), nn.ExponentialDecayLR(0.5, 0.9, 2)),
+    "ftrl": lambda nn, p: nn.FTRL(p),
+    "ftrl_accum_lr": lambda nn, p: nn.FTRL(p, initial_accum=0.5, learning_rate=0.1, loss_scale=2.0),
+    "proximal_adagrad": lambda nn, p: nn.ProximalAdagrad(p, learning_rate=0.1),
+    # MindSpore 2.10's CPU kernels of ProximalAdagrad and FTRL give other numbers than their documented
+    # formulas once l1/l2 (or FTRL's lr_power/weight decay) are set: no parity case for those yet.
+    "proximal_adagrad_groups": lambda nn, p: nn.ProximalAdagrad(_groups(p, lr=0.2), accum=0.3, learning_rate=0.1),
     "rprop_groups_schedule": lambda nn, p: nn.Rprop(_groups(p, lr=0.2), nn.ExponentialDecayLR(0.1, 0.9, 2)),
 
 }

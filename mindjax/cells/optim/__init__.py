@@ -16,6 +16,10 @@ from mindjax.cells.optim.ada_grad import Adagrad
 from mindjax.cells.optim.adamax import AdaMax
 from mindjax.cells.optim.asgd import ASGD
 from mindjax.cells.optim.rprop import Rprop
+from mindjax.cells.optim.adadelta import Adadelta
+from mindjax.cells.optim.ftrl import FTRL
+from mindjax.cells.optim.proximal_ada_grad import ProximalAdagrad
 
-__all__ = (["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "RMSProp", "Adagrad", "AdaMax", "ASGD", "Rprop"]
+__all__ = (["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "RMSProp", "Adagrad", "AdaMax", "ASGD", "Rprop",
+            "Adadelta", "FTRL", "ProximalAdagrad"]
            + _learning_rate.__all__)

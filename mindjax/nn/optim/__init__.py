@@ -1,5 +1,9 @@
 """``mindspore.nn.optim``: the optimizers, one module per family as in MindSpore."""
-from mindjax.nn.optim import ada_grad, adam, adamax, asgd, lamb, momentum, optimizer, rmsprop, rprop, sgd
+from mindjax.nn.optim import (ada_grad, adadelta, adam, adamax, asgd, ftrl, lamb, momentum, optimizer,
+                              proximal_ada_grad, rmsprop, rprop, sgd)
+from mindjax.nn.optim.adadelta import Adadelta
+from mindjax.nn.optim.ftrl import FTRL
+from mindjax.nn.optim.proximal_ada_grad import ProximalAdagrad
 from mindjax.nn.optim.ada_grad import Adagrad
 from mindjax.nn.optim.adam import Adam, AdamWeightDecay
 from mindjax.nn.optim.adamax import AdaMax
@@ -11,4 +15,5 @@ from mindjax.nn.optim.rmsprop import RMSProp
 from mindjax.nn.optim.rprop import Rprop
 from mindjax.nn.optim.sgd import SGD
 
-__all__ = ["Optimizer", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "SGD", "RMSProp", "Adagrad", "AdaMax", "ASGD", "Rprop"]
+__all__ = ["Optimizer", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "SGD", "RMSProp", "Adagrad", "AdaMax", "ASGD", "Rprop",
+           "Adadelta", "FTRL", "ProximalAdagrad"]

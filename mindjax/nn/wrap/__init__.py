@@ -6,4 +6,6 @@ from mindjax.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradRed
 from mindjax.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                                         TrainOneStepWithLossScaleCell)
 
-__all__ = cell_wrapper.__all__ + loss_scale.__all__ + grad_reducer.__all__
+from mindjax.nn.layer.timedistributed import TimeDistributed
+
+__all__ = cell_wrapper.__all__ + loss_scale.__all__ + grad_reducer.__all__ + ["TimeDistributed"]

@@ -10,18 +10,30 @@ from mindjax.train.metrics.precision_recall import Precision, Recall
 from mindjax.train.metrics.fbeta import F1, Fbeta
 from mindjax.train.metrics.error import MAE, MSE
 from mindjax.train.metrics.loss import Loss
-from mindjax.train.metrics.confusion_matrix import ConfusionMatrix
+from mindjax.train.metrics.confusion_matrix import ConfusionMatrix, ConfusionMatrixMetric
+from mindjax.train.metrics.dice import Dice
+from mindjax.train.metrics.perplexity import Perplexity
+from mindjax.train.metrics.cosine_similarity import CosineSimilarity
+from mindjax.train.metrics.bleu_score import BleuScore
+from mindjax.train.metrics.hausdorff_distance import HausdorffDistance
+from mindjax.train.metrics.mean_surface_distance import MeanSurfaceDistance
+from mindjax.train.metrics.root_mean_square_surface_distance import RootMeanSquareDistance
 from mindjax.train.metrics.roc import ROC, auc
 
 __all__ = ["Metric", "rearrange_inputs", "Accuracy", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
            "Top5CategoricalAccuracy", "Precision", "Recall", "Fbeta", "F1", "MAE", "MSE", "Loss",
-           "ConfusionMatrix", "ROC", "auc", "names", "get_metric_fn", "get_metrics"]
+           "ConfusionMatrix", "ConfusionMatrixMetric", "Dice", "Perplexity", "CosineSimilarity", "BleuScore",
+           "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance", "ROC", "auc", "names", "get_metric_fn",
+           "get_metrics"]
 
 _FACTORY: dict[str, type] = {
     "accuracy": Accuracy, "acc": Accuracy, "precision": Precision, "recall": Recall, "F1": F1,
     "roc": ROC, "topk": TopKCategoricalAccuracy, "top_1_accuracy": Top1CategoricalAccuracy,
     "top_5_accuracy": Top5CategoricalAccuracy, "mae": MAE, "mse": MSE, "loss": Loss,
-    "confusion_matrix": ConfusionMatrix,
+    "confusion_matrix": ConfusionMatrix, "dice": Dice, "bleu_score": BleuScore, "cosine_similarity": CosineSimilarity,
+    "hausdorff_distance": HausdorffDistance, "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance, "perplexity": Perplexity,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
 }
 
 

@@ -1,0 +1,82 @@
+"""The shared part of the segmentation-surface metrics (Hausdorff, mean and RMS surface distance)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import ndimage
+
+from mindjax.train.metrics.metric import Metric
+
+_DISTANCES = ["euclidean", "chessboard", "taxicab"]
+
+
+def _check_distance_metric(owner: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"For '{owner}', the type of 'distance_metric' should be 'str', but got "
+                        f"{type(value).__name__}")
+    if value not in _DISTANCES:
+        raise ValueError(f"For '{owner}', the 'distance_metric' should be in {_DISTANCES}, but got {value!r}")
+    return value
+
+
+def _check_bool(owner: str, name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"For '{owner}', the type of '{name}' should be 'bool', but got {type(value).__name__}")
+    return value
+
+
+def _edges(mask: np.ndarray) -> np.ndarray:
+    """The surface voxels of a boolean mask: those that erosion removes."""
+    return ndimage.binary_erosion(mask) ^ mask
+
+
+class _SurfaceMetric(Metric):
+    """Keeps the predicted and true surfaces of one label after ``update(y_pred, y, label_idx)``."""
+
+    _owner = ""
+    _label_type_error: type = ValueError
+
+    def clear(self) -> None:
+        """Forget the last surfaces."""
+        self._y_pred_edges: Any = 0
+        self._y_edges: Any = 0
+        self._is_update = False
+
+    def _masks(self, inputs: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
+        owner = self._owner
+        if len(inputs) != 3:
+            raise ValueError(f"For '{owner}.update', it needs 3 inputs (predicted value, true value, label index), "
+                             f"but got {len(inputs)}.")
+        y_pred, y = self._convert_data(inputs[0]), self._convert_data(inputs[1])
+        label = inputs[2]
+        if isinstance(label, bool) or not isinstance(label, (int, float)):
+            raise self._label_type_error(f"For '{owner}.update', the label index (input[2]) must be int or float, "
+                                         f"but got {type(label)}.")
+        if label not in y_pred and label not in y:
+            raise ValueError(f"For '{owner}.update', the label index (input[2]) must be in predicted value "
+                             f"(input[0]) or true value (input[1]), but {label} is not.")
+        if y_pred.size == 0 or y_pred.shape != y.shape:
+            raise ValueError(f"For '{owner}.update', the size of predicted value (input[0]) and true value (input[1]) "
+                             f"must be greater than 0, and they must have the same shape, but got predicted value "
+                             f"size: {y_pred.size}, shape: {y_pred.shape}, true value size: {y.size}, shape: "
+                             f"{y.shape}.")
+        y_pred = y_pred if y_pred.dtype == bool else y_pred == label
+        y = y if y.dtype == bool else y == label
+        return y_pred, y
+
+    def _distances(self, from_edges: np.ndarray, to_edges: np.ndarray) -> np.ndarray:
+        """The distance of each voxel of ``from_edges`` to the nearest voxel of ``to_edges``."""
+        if not np.any(from_edges):
+            return np.array([])
+        if not np.any(to_edges):
+            field = np.full(to_edges.shape, np.inf)
+        elif self.distance_metric == "euclidean":
+            field = ndimage.distance_transform_edt(~to_edges)
+        else:
+            field = ndimage.distance_transform_cdt(~to_edges, metric=self.distance_metric)
+        return field[from_edges]
+
+    def _check_updated(self) -> None:
+        if not self._is_update:
+            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
