@@ -160,7 +160,8 @@ def _runs_as_one_program(cell: "Cell") -> bool:
     if not _is_builtin_construct(type(cell)) or d["_forward_pre_hooks"] or d["_forward_hooks"] \
             or d["_backward_hooks"] or d["_backward_pre_hooks"] or d["_recompute"] \
             or d["_mixed_dtype"] is not None or d["_amp_policy"] is not None or _has_bprop(type(cell)) \
-            or d.get("_dynamic_inputs") or context._PARALLEL["parallel_mode"] != "stand_alone":
+            or d.get("_dynamic_inputs") or context._PARALLEL["parallel_mode"] != "stand_alone" \
+            or UPCALLS.cell_scope is not None:  # a recording profiler times each eager Cell call
         return False
     return all(_runs_as_one_program(child) for child in d["_cells"].values() if child is not None)
 

@@ -6,10 +6,11 @@ from mindjax.common.upcalls import UPCALLS, Upcalls, register_upcall
 
 
 def test_every_slot_is_filled_once_mindjax_is_imported():
+    # cell_scope is filled only while a profiler records, planned_cell_call while a planned trace runs
     for name in Upcalls.__slots__:
-        if name != "cell_scope":  # filled only while a profiler records
+        if name not in ("cell_scope", "planned_cell_call"):
             assert callable(getattr(UPCALLS, name)), name
-    assert UPCALLS.cell_scope is None
+    assert UPCALLS.cell_scope is None and UPCALLS.planned_cell_call is None
 
 
 def test_slots_are_filled_through_register_upcall_only():
