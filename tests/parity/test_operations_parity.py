@@ -66,6 +66,8 @@ CASES = [
     ("MaxPool3D", lambda o, T: o.MaxPool3D(2, 2)(T(VOL))),
     ("AdaptiveAvgPool2D", lambda o, T: o.AdaptiveAvgPool2D((1, 2))(T(IMG))),
     ("Conv2DBackpropInput", lambda o, T: o.Conv2DBackpropInput(3, 2, "pad", 1)(T(DOUT), T(WB), (1, 2, 4, 5))),
+    ("Conv2DTranspose_pad_four", lambda o, T: o.Conv2DTranspose(3, 3, "pad", pad=(1, 0, 1, 1), stride=2)(
+        T(DOUT2), T(WB3), (1, 2, 6, 8))),
     ("Conv2DTranspose_same_stride", lambda o, T: o.Conv2DTranspose(3, 3, "same", stride=2)(T(DOUT2), T(WB3),
                                                                                           (1, 2, 6, 8))),
     ("UnsortedSegmentSum", lambda o, T: o.UnsortedSegmentSum()(T(B3), T(np.array([1, 1], np.int32)), 2)),

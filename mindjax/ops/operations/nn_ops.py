@@ -356,7 +356,9 @@ class Conv2DTranspose(Primitive):
         pad = self.pad_list if self.pad_list is not None else self.pad
 
         def conv(inp: jax.Array) -> jax.Array:
-            return F.conv2d(inp, w, None, self.stride, self.pad_mode, pad, self.dilation, self.group)
+            # As the Conv2D Primitive: ``pad`` may be 4 ints (top, bottom, left, right).
+            return F._conv(self.name, inp, w.astype(inp.dtype), self.stride, self.pad_mode, pad, self.dilation,
+                           self.group, True)
 
         # The transposed conv is the vjp of the forward conv at an input of shape input_size.
         zeros = jnp.zeros(size, as_array(dout).dtype)
