@@ -1,12 +1,13 @@
 """The shared part of the segmentation-surface metrics (Hausdorff, mean and RMS surface distance)."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any
 
 import numpy as np
 from scipy import ndimage
 
-from mindjax.train.metrics.metric import Metric
+from mindjax.train.metrics.metric import Metric, rearrange_inputs
 
 _DISTANCES = ["euclidean", "chessboard", "taxicab"]
 
@@ -80,3 +81,42 @@ class _SurfaceMetric(Metric):
     def _check_updated(self) -> None:
         if not self._is_update:
             raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+
+
+class _SymmetricSurfaceMetric(_SurfaceMetric):
+    """A surface metric with MindSpore's ``(symmetric=False, distance_metric='euclidean')`` arguments:
+    one value per direction (:meth:`_one_way`), both combined when symmetric (:meth:`_both_ways`)."""
+
+    def __init__(self, symmetric: bool = False, distance_metric: str = "euclidean") -> None:
+        super().__init__()
+        self.distance_metric = _check_distance_metric(self._owner, distance_metric)
+        self.symmetric = _check_bool(self._owner, "symmetric", symmetric)
+        self.clear()
+
+    @rearrange_inputs
+    def update(self, *inputs: Any) -> None:
+        """Take ``(y_pred, y, label_idx)``: two label maps of one shape (or boolean masks) and the label."""
+        y_pred, y = self._masks(inputs)
+        self._y_pred_edges, self._y_edges = _edges(y_pred), _edges(y)
+        self._is_update = True
+
+    def eval(self) -> float:
+        """The metric's value (``inf`` when a surface is empty)."""
+        self._check_updated()
+        forward = self._distances(self._y_pred_edges, self._y_edges)
+        if forward.shape == (0,):
+            return np.inf
+        if not self.symmetric:
+            return self._one_way(forward)
+        backward = self._distances(self._y_edges, self._y_pred_edges)
+        if backward.shape == (0,):
+            return np.inf
+        return self._both_ways(forward, backward)
+
+    @abstractmethod
+    def _one_way(self, distances: np.ndarray) -> float:
+        """The value from one direction's distances."""
+
+    @abstractmethod
+    def _both_ways(self, forward: np.ndarray, backward: np.ndarray) -> float:
+        """The symmetric value from both directions' distances."""
