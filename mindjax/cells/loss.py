@@ -25,6 +25,7 @@ from jax.scipy.special import xlogy
 
 from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
+from mindjax.ops.functional import reduce_loss
 from mindjax.cells.layers._inputs import broadcast_pair, tensor_input
 from mindjax.common.checks import check_index_range
 from mindjax.common.tensor import as_array as _arr
@@ -44,19 +45,7 @@ def _optional_array(x: Any, arg: str, cls_name: str) -> jax.Array | None:
     raise TypeError(f"For '{cls_name}', '{arg}' must be a Tensor or None, got {type(x).__name__}")
 
 
-def _reduce(x: jax.Array, reduction: str, op: str = "LossBase") -> jax.Array:
-    """``'mean'``, ``'sum'`` or ``'none'`` of an element-wise loss; the loss Cells and ``ops`` losses share it.
-
-    Raises:
-        ValueError: another ``reduction``, naming ``op``.
-    """
-    if reduction == "mean":
-        return jnp.mean(x)
-    if reduction == "sum":
-        return jnp.sum(x)
-    if reduction == "none":
-        return x
-    raise ValueError(f"For '{op}', 'reduction' must be one of 'none', 'mean', 'sum', got {reduction!r}")
+_reduce = reduce_loss  # the loss Cells reduce as the loss ops do
 
 
 def _check_same_shape(a: jax.Array, b: jax.Array, names: tuple[str, str], where: str) -> None:

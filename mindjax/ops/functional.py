@@ -28,12 +28,34 @@ import numpy as np
 
 from mindjax.common.precision import amp_op, run_as
 from mindjax.common.tensor import Tensor
-from mindjax.cells.loss import _reduce
 from mindjax.common import random as _random
 from mindjax.common.checks import check_index_range as _check_index_range
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import as_array as _arr, tensor_op
 from mindjax.common.variable import Variable
+
+def reduce_loss(x: jax.Array, reduction: str, op: str = "LossBase") -> jax.Array:
+    """``'mean'``, ``'sum'`` or ``'none'`` of an element-wise loss: the one reduction that the loss
+    ops here and the loss Cells (``mindjax.cells.loss``) apply.
+
+    Raises:
+        ValueError: another ``reduction``, naming ``op``.
+
+    Example:
+        >>> float(reduce_loss(jnp.array([1.0, 3.0]), "mean"))
+        2.0
+    """
+    if reduction == "mean":
+        return jnp.mean(x)
+    if reduction == "sum":
+        return jnp.sum(x)
+    if reduction == "none":
+        return x
+    raise ValueError(f"For '{op}', 'reduction' must be one of 'none', 'mean', 'sum', got {reduction!r}")
+
+
+_reduce = reduce_loss
+
 
 __all__ = [
     "partial",
