@@ -152,9 +152,10 @@ def _runs_as_one_program(cell: "Cell") -> bool:
     """Whether a PYNATIVE call of ``cell`` may run as one compiled program.
 
     True when every Cell of its tree has MindJAX's own construct and none has a hook, a
-    ``bprop``, recompute, mixed precision or per-device collectives: nothing in the call is
-    user code that PYNATIVE must run eagerly (a ``print``, ``asnumpy()``, Python control flow
-    on values), so compiling it changes nothing but its speed.
+    ``bprop``, recompute, mixed precision or set_inputs, outside the parallel modes and while no
+    profiler records: nothing in the call is user code that PYNATIVE must run eagerly (a
+    ``print``, ``asnumpy()``, Python control flow on values), so compiling it changes nothing
+    but its speed.
     """
     d = cell.__dict__
     if not _is_builtin_construct(type(cell)) or d["_forward_pre_hooks"] or d["_forward_hooks"] \
