@@ -87,21 +87,11 @@ class AvgPool2dExt(Cell):
                              self.ceil_mode, self.count_include_pad, self.divisor_override or 0)
 
 
-class AvgPool3dExt(Cell):
+class AvgPool3dExt(AvgPool2dExt):
     """3-D average pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; ``stride`` defaults to ``kernel_size``.
 
     Arguments: as :class:`AvgPool2dExt`, with ints or triples.
     """
-
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
-                 count_include_pad: bool = True, divisor_override: int | None = None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
 
     def construct(self, input: Any) -> jax.Array:  # noqa: A002
         return _nn.avg_pool3d(input, self.kernel_size, _stride(self.kernel_size, self.stride), self.padding,
