@@ -34,6 +34,7 @@ import jax
 import jax.numpy as jnp
 
 from mindjax import context
+from mindjax.cells.buffers import BufferStateMixin
 from mindjax.cells.parameter import Parameter, ParameterTuple
 from mindjax.cells.state import bump_structure_version
 from mindjax.common.dtype import to_jax_dtype
@@ -167,7 +168,7 @@ def _runs_as_one_program(cell: "Cell") -> bool:
     return all(_runs_as_one_program(child) for child in d["_cells"].values() if child is not None)
 
 
-class Cell:
+class Cell(BufferStateMixin):
     """Base class of every network layer and model.
 
     Arguments:
@@ -197,6 +198,12 @@ class Cell:
         d["_compiled_cache"] = None
         d["_shard_plan"] = None
         d["requires_grad"] = False
+        d["_buffers"] = OrderedDict()
+        d["_non_persistent_buffers_set"] = set()
+        d["_state_dict_pre_hooks"] = OrderedDict()
+        d["_state_dict_hooks"] = OrderedDict()
+        d["_load_state_dict_pre_hooks"] = OrderedDict()
+        d["_load_state_dict_post_hooks"] = OrderedDict()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -265,6 +272,8 @@ class Cell:
 
     def __setattr__(self, name: str, value: Any) -> None:
         self._check_released(name, value)
+        if self._set_buffer_attr(name, value):
+            return
         if isinstance(value, Parameter):
             params, _ = self._registries()
             if not value._named_by_user:
@@ -310,10 +319,16 @@ class Cell:
         if name in d.get("_cells", {}):
             del d["_cells"][name]
             bump_structure_version()
+        if name in d.get("_buffers", {}):
+            del d["_buffers"][name]
+            return
         object.__delattr__(self, name)
 
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails.
+        buffers = self.__dict__.get("_buffers")
+        if buffers is not None and name in buffers:
+            return buffers[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property

@@ -519,7 +519,9 @@ def call_cell_compiled(cell: Any, args: tuple[Any, ...], kwargs: dict[str, Any])
 # -- programs shared by identical built-in Cells (PYNATIVE) -------------------------------------------
 # Cell attributes that do not change what construct computes (names, caches, registries).
 _NOT_STRUCTURE = frozenset(("_params", "_cells", "_cell_path", "_compiled_cache", "_forward_pre_hooks",
-                            "_forward_hooks", "_backward_hooks", "_backward_pre_hooks", "_auto_prefix"))
+                            "_forward_hooks", "_backward_hooks", "_backward_pre_hooks", "_auto_prefix",
+                            "_non_persistent_buffers_set", "_state_dict_pre_hooks", "_state_dict_hooks",
+                            "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks"))
 _SIMPLE = (int, float, bool, str, bytes, type(None), complex, np.dtype, type)
 _FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, functools.partial)
 _SHARED_PROGRAMS: dict[Any, tuple[Any, dict[Any, Any]]] = {}
