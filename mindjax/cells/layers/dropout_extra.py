@@ -21,9 +21,12 @@ __all__ = ["Dropout1d", "Dropout3d", "RReLU"]
 
 
 def _probability(where: str, p: Any) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p < 1:
-        raise ValueError(f"For '{where}', 'p' must be a float in [0, 1), got {p!r}")
-    return float(p)
+    """MindSpore's check of a channel-dropout Cell's ``p``: a float in ``[0, 1]``."""
+    if isinstance(p, bool) or not isinstance(p, float):
+        raise TypeError(f"For '{where}', the type of 'p' should be 'float', but got type '{type(p).__name__}'.")
+    if not 0 <= p <= 1:
+        raise ValueError(f"For '{where}', the 'p' must be a number in range [0, 1], but got {p}.")
+    return p
 
 
 class Dropout1d(Cell):

@@ -168,7 +168,10 @@ class Dropout2dExt(Cell):
     def construct(self, input: Any) -> Any:  # noqa: A002
         if not self.training or self.p == 0:
             return input
-        return _nn.dropout2d(input, self.p, True)
+        x = _arr(input)
+        if x.ndim == 3:  # (C, H, W): one sample without its batch axis
+            return _nn.dropout2d(x[None], self.p, True)[0]
+        return _nn.dropout2d(x, self.p, True)
 
 
 class EmbeddingExt(Cell):

@@ -23,8 +23,8 @@ from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.loss import LossBase
 from mindjax.common import dtype as mstype
-from mindjax.common.random import next_key
 from mindjax.common.tensor import as_array as _arr
+from mindjax.ops.function.nn_func import dropout2d
 from mindjax.ops.functional import interpolate
 from mindjax.ops.functional_array import gather_d
 
@@ -63,12 +63,7 @@ class Dropout2d(Cell):
         if x.ndim != 4:
             raise ValueError(f"{self._where()}, expected a 4-D input (N, C, H, W), got shape "
                              f"{tuple(x.shape)}")
-        if not self.training or self.keep_prob == 1:
-            return x
-        if self.keep_prob == 0:
-            return jnp.zeros_like(x)
-        mask = jax.random.bernoulli(next_key(), self.keep_prob, x.shape[:2] + (1, 1))
-        return jnp.where(mask, x / jnp.asarray(self.keep_prob, x.dtype), jnp.zeros((), x.dtype))
+        return dropout2d(x, self.p, self.training)
 
     def extend_repr(self) -> str:
         """``p=...``."""

@@ -777,43 +777,46 @@ def inplace_sigmoid(input: Any) -> jax.Array:
 
 # --- dropout and shuffles --------------------------------------------------------------------------
 
-def _channel_dropout(op: str, input: Any, p: float, training: bool, rank: int) -> jax.Array:
+def _channel_dropout(op: str, input: Any, p: float, training: bool, ranks: tuple[int, ...]) -> jax.Array:
+    """Zero whole channels (the axis after the batch; the first axis of an input without one)."""
     x = _arr(input)
-    check_bool("training", training)
-    p = check_number("p", p)
+    if isinstance(p, bool) or not isinstance(p, float):
+        raise TypeError(f"For {op}, 'p' must be float, but got type {type(p)}.")
     if not 0 <= p <= 1:
-        raise ValueError(f"'p' must be in [0, 1], got {p}")
-    if x.ndim not in (rank, rank + 1):
-        raise ValueError(f"'input' must be {rank}-D or {rank + 1}-D, got shape {x.shape}")
+        raise ValueError(f"For {op}, the 'p' must be a number in range [0, 1], but got {p}.")
+    check_bool("training", training)
+    if x.ndim not in ranks:
+        wanted = " or ".join(f"{r}D" for r in ranks)
+        raise ValueError(f"For {op}, input shape should be {wanted}, but got {x.ndim}.")
     if not training or p == 0:
         return x
     if p == 1:
         return jnp.zeros_like(x)
-    lead = x.shape[:x.ndim - (rank - 2)]  # (N, C) or (C,)
+    lead = x.shape[:2] if x.ndim == max(ranks) else x.shape[:1]  # (N, C), or (C,) without a batch
     keep = jax.random.bernoulli(_random.next_key(), 1.0 - p, lead)
     keep = keep.reshape(lead + (1,) * (x.ndim - len(lead)))
-    return jnp.where(keep, x / (1.0 - p), jnp.zeros((), x.dtype)).astype(x.dtype)
+    return jnp.where(keep, x / jnp.asarray(1.0 - p, x.dtype), jnp.zeros((), x.dtype)).astype(x.dtype)
 
 
 @tensor_op
 @_named("dropout1d")
 def dropout1d(input: Any, p: float = 0.5, training: bool = True) -> jax.Array:
     """Zero whole channels of ``(N, C, L)`` or ``(C, L)`` with probability ``p``; scale the rest by ``1 / (1 - p)``."""
-    return _channel_dropout("dropout1d", input, p, training, 3)
+    return _channel_dropout("dropout1d", input, p, training, (2, 3))
 
 
 @tensor_op
 @_named("dropout2d")
 def dropout2d(input: Any, p: float = 0.5, training: bool = True) -> jax.Array:
     """Zero whole channels of ``(N, C, H, W)`` with probability ``p``; scale the rest by ``1 / (1 - p)``."""
-    return _channel_dropout("dropout2d", input, p, training, 4)
+    return _channel_dropout("dropout2d", input, p, training, (4,))
 
 
 @tensor_op
 @_named("dropout3d")
 def dropout3d(input: Any, p: float = 0.5, training: bool = True) -> jax.Array:
     """Zero whole channels of ``(N, C, D, H, W)`` with probability ``p``; scale the rest by ``1 / (1 - p)``."""
-    return _channel_dropout("dropout3d", input, p, training, 5)
+    return _channel_dropout("dropout3d", input, p, training, (5,))
 
 
 @tensor_op
