@@ -2356,7 +2356,7 @@ def assign(variable: Any, value: Any) -> jax.Array:
         TypeError: ``variable`` is neither, or the dtypes need a conversion of the variable.
     """
     if not isinstance(variable, Tensor):
-        raise TypeError(f"For 'assign', 'variable' must be a Parameter, got {type(variable).__name__}")
+        raise TypeError(f"For 'assign', 'variable' must be a Parameter or Tensor, got {type(variable).__name__}")
     old = variable._value
     new = _arr(value)
     if isinstance(value, Tensor) and new.dtype != old.dtype:

@@ -19,13 +19,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.tensor import Tensor
-from mindjax.common.variable import Variable
 from mindjax.ops import functional as F
+from mindjax.ops.function import parameter_func as _parameter_func
 from mindjax.ops.primitives import Primitive, _binary, _check_bool, _check_int, _record, _unary
 
 __all__ = [
     "TopK", "Sort", "StridedSlice", "Slice", "CumSum", "Erf", "Rsqrt", "SquaredDifference", "Sign",
-    "Floor", "LogicalAnd", "LogicalNot", "GatherD", "AssignAdd", "ScatterNdUpdate",
+    "Floor", "LogicalAnd", "LogicalNot", "GatherD", "AssignAdd", "AssignSub", "ScatterNdUpdate",
     "TensorScatterUpdate", "FastGeLU", "UniformReal", "StandardNormal",
 ]
 
@@ -233,14 +233,15 @@ def _scatter_update(prim: str, x: Any, indices: Any, updates: Any) -> jax.Array:
 
 # --- writing into Parameters -------------------------------------------------------------------
 
-def _check_param(prim: str, variable: Any) -> None:
-    if not isinstance(variable, Variable) or not hasattr(variable, "set_data"):
-        raise TypeError(f"For '{prim}', 'variable' must be a Parameter, got {type(variable).__name__}")
+def _check_param(prim: str, variable: Any, arg: str = "variable") -> None:
+    """An in-place op's target: a Parameter or a Tensor (MindSpore 2.x writes into both)."""
+    if not isinstance(variable, Tensor):
+        raise TypeError(f"For '{prim}', '{arg}' must be a Parameter or Tensor, got {type(variable).__name__}")
 
 
 class AssignAdd(Primitive):
-    """Call: ``AssignAdd()(variable, value)`` -> writes ``variable + value`` into the Parameter and
-    returns its new value."""
+    """Call: ``AssignAdd()(variable, value)`` -> writes ``variable + value`` into the Parameter or Tensor
+    ``variable`` and returns its new value."""
 
     _strategy_inputs = 2
 
@@ -249,7 +250,21 @@ class AssignAdd(Primitive):
 
     def __call__(self, variable: Any, value: Any) -> jax.Array:
         _check_param(self.name, variable)
-        return F.assign(variable, (variable._value + _arr(value)).astype(variable._value.dtype))
+        return _parameter_func.assign_add(variable, value)
+
+
+class AssignSub(Primitive):
+    """Call: ``AssignSub()(variable, value)`` -> writes ``variable - value`` into the Parameter or Tensor
+    ``variable`` and returns its new value."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, variable: Any, value: Any) -> jax.Array:
+        _check_param(self.name, variable)
+        return _parameter_func.assign_sub(variable, value)
 
 
 class ScatterNdUpdate(Primitive):
@@ -269,8 +284,7 @@ class ScatterNdUpdate(Primitive):
         _record(self, use_locking=_check_bool(self.name, "use_locking", use_locking))
 
     def __call__(self, input_x: Any, indices: Any, updates: Any) -> jax.Array:
-        if not isinstance(input_x, Variable) or not hasattr(input_x, "set_data"):
-            raise TypeError(f"For '{self.name}', 'input_x' must be a Parameter, got {type(input_x).__name__}")
+        _check_param(self.name, input_x, "input_x")
         return F.assign(input_x, _scatter_update(self.name, input_x._value, indices, updates))
 
 

@@ -1,6 +1,6 @@
 """MindSpore's ``mindspore.ops.function.parameter_func``: ops that update a Parameter.
 
-Each op returns the new value and, given a Parameter, writes it back (inside a compiled
+Each op returns the new value and, given a Parameter or a Tensor, writes it back (inside a compiled
 call the write-back is part of the program's state update).
 
 Example:
@@ -18,8 +18,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from mindjax.common.tensor import tensor_op
-from mindjax.common.variable import Variable
+from mindjax.common.tensor import Tensor, tensor_op
 from mindjax.ops.function._build import _arr, _axis, _named
 # Existing ops of this family, re-exported under MindSpore's module path.
 from mindjax.ops.functional import assign  # noqa: F401
@@ -28,15 +27,16 @@ __all__ = ["assign_add", "assign_sub", "index_add"]
 
 
 def _update(variable: Any, value: jax.Array) -> jax.Array:
-    if isinstance(variable, Variable):
-        variable.set_data(value)
+    """Write ``value`` into ``variable`` when it is a Parameter or a Tensor (both are mutable in MindSpore)."""
+    if isinstance(variable, Tensor):
+        return assign(variable, value)
     return value
 
 
 @tensor_op
 @_named("assign_add")
 def assign_add(variable: Any, value: Any) -> jax.Array:
-    """``variable + value``, written back to a Parameter ``variable``."""
+    """``variable + value``, written back to ``variable`` (a Parameter or Tensor)."""
     v = _arr(variable)
     return _update(variable, (v + _arr(value)).astype(v.dtype))
 
@@ -44,7 +44,7 @@ def assign_add(variable: Any, value: Any) -> jax.Array:
 @tensor_op
 @_named("assign_sub")
 def assign_sub(variable: Any, value: Any) -> jax.Array:
-    """``variable - value``, written back to a Parameter ``variable``."""
+    """``variable - value``, written back to ``variable`` (a Parameter or Tensor)."""
     v = _arr(variable)
     return _update(variable, (v - _arr(value)).astype(v.dtype))
 
@@ -53,7 +53,7 @@ def assign_sub(variable: Any, value: Any) -> jax.Array:
 @_named("index_add")
 def index_add(x: Any, indices: Any, y: Any, axis: int, use_lock: bool = True, check_index_bound: bool = True) -> jax.Array:
     """``x`` with the slices of ``y`` added at ``indices`` along ``axis`` (repeated indices accumulate),
-    written back to a Parameter ``x``."""
+    written back to ``x`` when it is a Parameter or Tensor."""
     a = _arr(x)
     ax = _axis("index_add", axis, a.ndim)
     idx = _arr(indices).astype(jnp.int32)

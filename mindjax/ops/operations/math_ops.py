@@ -29,7 +29,7 @@ from mindjax.ops.primitives import (  # noqa: F401
     ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceSum, Sqrt, Square, Sub,
 )
 from mindjax.ops.primitives_extra import (  # noqa: F401
-    AssignAdd, Erf, Floor, LogicalAnd, LogicalNot, Rsqrt, Sign, SquaredDifference,
+    AssignAdd, AssignSub, Erf, Floor, LogicalAnd, LogicalNot, Rsqrt, Sign, SquaredDifference,
 )
 
 _M = __name__
