@@ -31,3 +31,32 @@ def test_bad_inputs():
         nn.Jvp(3)
     with pytest.raises(ValueError, match="Jvp.*tangent"):
         nn.Jvp(lambda a: a)(ms.Tensor([1.0]))
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+@pytest.mark.parametrize("call", ["one_input_two_tangents", "one_input_tuple_of_one", "two_inputs_one_tangent",
+                                  "inputs_as_a_tuple"])
+def test_jvp_cell_rejects_a_tangent_whose_structure_differs_from_the_inputs(mode, call):
+    ms.set_context(mode=mode)
+    x = ms.Tensor(np.ones((2, 2), np.float32))
+    one = nn.Jvp(lambda a: a ** 3)
+    two = nn.Jvp(lambda a, b: 2 * a + 3 * b)
+    calls = {"one_input_two_tangents": lambda: one(x, (x, x)), "one_input_tuple_of_one": lambda: one(x, (x,)),
+             "two_inputs_one_tangent": lambda: two(x, x, x), "inputs_as_a_tuple": lambda: two((x, x), (x, x))}
+    # inputs_as_a_tuple passes one input that fn cannot take: Python's own TypeError, as in MindSpore
+    with pytest.raises(TypeError, match="For 'Jvp', 'v' must be a" if call != "inputs_as_a_tuple" else ""):
+        calls[call]()
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_vjp_cell_rejects_a_cotangent_whose_structure_differs_from_the_output(mode):
+    ms.set_context(mode=mode)
+    x = ms.Tensor(np.ones((2, 2), np.float32))
+    single = nn.Vjp(lambda a: a ** 3)
+    double = nn.Vjp(lambda a, b: (2 * a, b ** 3))
+    with pytest.raises(TypeError, match="For 'Vjp', 'v' must be a Tensor matching the output of 'fn'"):
+        single(x, (x, x))
+    with pytest.raises(TypeError, match="must be a tuple of 2 Tensors"):
+        double(x, x, x)
+    out, grads = double(x, x, (x, x))
+    np.testing.assert_allclose(grads[1].asnumpy(), np.full((2, 2), 3.0))

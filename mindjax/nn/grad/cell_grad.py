@@ -29,6 +29,25 @@ def _check_fn(fn: Any, who: str) -> None:
         raise TypeError(f"For '{who}', 'fn' must be a function or a Cell, got {type(fn).__name__}")
 
 
+def _check_structure(who: str, name: str, what: str, value: Any, like: Any) -> None:
+    """``value`` is a Tensor where ``like`` is one, and a sequence of as many items where ``like`` is a sequence.
+
+    Raises:
+        TypeError: the structures differ (MindSpore's graph compiler rejects such a call with a TypeError).
+    """
+    if isinstance(like, (tuple, list)):
+        if not isinstance(value, (tuple, list)) or len(value) != len(like):
+            got = f"{type(value).__name__} of {len(value)}" if isinstance(value, (tuple, list)) else \
+                type(value).__name__
+            raise TypeError(f"For '{who}', '{name}' must be a tuple of {len(like)} Tensors matching {what}, "
+                            f"but got {got}")
+        for item, ref in zip(value, like):
+            _check_structure(who, name, what, item, ref)
+    elif isinstance(value, (tuple, list)):
+        raise TypeError(f"For '{who}', '{name}' must be a Tensor matching {what}, but got "
+                        f"{type(value).__name__} of {len(value)}")
+
+
 class Jvp(Cell):
     """Forward-mode product of ``fn``'s Jacobian with a tangent ``v``.
 
@@ -53,10 +72,8 @@ class Jvp(Cell):
             raise ValueError(f"For 'Jvp', the inputs must be the inputs of 'fn' followed by the tangent 'v', "
                              f"got {len(args)} argument(s)")
         inputs, v = args[:-1], args[-1]
+        _check_structure("Jvp", "v", "the inputs", v, inputs[0] if len(inputs) == 1 else inputs)
         tangents = (v,) if len(inputs) == 1 else tuple(v)
-        if len(tangents) != len(inputs):
-            raise ValueError(f"For 'Jvp', 'v' must hold one tangent per input: {len(inputs)} inputs, "
-                             f"got {len(tangents)} tangents")
         return jvp(self.fn, inputs, tangents)
 
 
@@ -88,5 +105,6 @@ class Vjp(Cell):
                              f"'v', got {len(args)} argument(s)")
         inputs = args[:-1]
         output = self.fn(*inputs)
+        _check_structure("Vjp", "v", "the output of 'fn'", args[-1], output)
         grad = self._grad_first if len(inputs) == 1 else self._grad_all
         return output, grad(self.fn)(*args)
