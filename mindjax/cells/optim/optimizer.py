@@ -196,14 +196,15 @@ class Optimizer(Cell):
 
     # -- construction -----------------------------------------------------------------
     def _parameters_base_check(self, parameters: Any, what: str) -> list[Any]:
+        # MindSpore's messages name the base class ("For 'Optimizer', ..."), whichever optimizer checks.
         if parameters is None:
-            raise ValueError(f"{self._where()}, the argument '{what}' can not be None")
+            raise ValueError(f"For 'Optimizer', the argument {what} can not be None.")
         if isinstance(parameters, (str, bytes)) or not isinstance(parameters, Iterable):
-            raise TypeError(f"{self._where()}, the argument '{what}' must be an iterable of Parameters "
-                            f"or dicts, got {type(parameters).__name__}")
+            raise TypeError(f"For 'Optimizer', the argument {what} must be Iterable type, "
+                            f"but got {type(parameters)}.")
         parameters = list(parameters)
         if not parameters:
-            raise ValueError(f"{self._where()}, the argument '{what}' must not be empty")
+            raise ValueError(f"For 'Optimizer', the argument {what} must not be empty.")
         return parameters
 
     def _init_opt_attrs(self, learning_rate: Any, parameters: list[Any], weight_decay: Any) -> None:

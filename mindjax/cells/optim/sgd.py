@@ -44,7 +44,8 @@ class SGD(Optimizer):
             raise ValueError(f"{where}, 'nesterov' needs 'momentum' > 0 and 'dampening' == 0, got momentum "
                              f"{momentum}, dampening {self.dampening}")
         if self.dynamic_weight_decay:
-            raise TypeError(f"{where}, a dynamic 'weight_decay' (a Cell) is not supported: give a float or int")
+            raise TypeError("For 'SGD', dynamic weight decay is currently not supported, the argument 'weight_decay' "
+                            "or 'weight_decay' set in grouped 'params' must be float or int type.")
         self.momentum = Parameter(jnp.asarray(momentum, jnp.float32), name="momentum")
         self.accum = self._clone_state("accum", "zeros")
         self.stat = self._clone_state("stat", "ones")
