@@ -553,6 +553,11 @@ def get_auto_parallel_context(attr_key: str) -> Any:
     return value
 
 
+def auto_parallel_key_is_set(attr_key: str) -> bool:
+    """Whether :func:`set_auto_parallel_context` set ``attr_key`` since the last reset."""
+    return attr_key in _PARALLEL_SET
+
+
 def reset_auto_parallel_context() -> None:
     """Restore every parallel setting to its default."""
     _PARALLEL.clear()
