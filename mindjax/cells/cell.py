@@ -553,6 +553,9 @@ class Cell(BufferStateMixin):
                              f"construct(self, *inputs)")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if "_params" not in self.__dict__:
+            raise AttributeError(f"The '{type(self).__name__}' object does not inherit attribute from 'cell'. "
+                                 f"Please use 'super().__init__()'.")
         if not context.in_compiled():
             if context._MODE[0] == context.GRAPH_MODE:
                 return UPCALLS.compiled_cell_call(self, args, kwargs)  # transforms sit above cells

@@ -150,3 +150,19 @@ def test_builtin_cells_with_a_buffer_keep_their_own_program():
     a.register_buffer("offset", Tensor(np.ones(2, np.float32)))
     np.testing.assert_array_equal(a(x).asnumpy(), b(x).asnumpy())
     assert [k for k, _ in a.named_buffers()] == ["offset"] and list(b.named_buffers()) == []
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_calling_a_cell_whose_init_skipped_super_names_the_fix(mode):
+    ms.set_context(mode=mode)
+
+    class NoSuper(nn.Cell):
+        def __init__(self):  # noqa: super().__init__ deliberately not called
+            self.a = 1
+
+        def construct(self):
+            return self.a
+
+    with pytest.raises(AttributeError, match=r"'NoSuper' object does not inherit attribute from 'cell'\. "
+                                             r"Please use 'super\(\).__init__\(\)'"):
+        NoSuper()()
