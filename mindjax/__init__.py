@@ -15,6 +15,8 @@ from mindjax.common.dtype import (bfloat16, bool_, byte, cdouble, cfloat, comple
                                   int8, int16, int32, int64, int_, intc, intp, long, pytype_to_dtype, short,
                                   single, ubyte, uint, uint8, uint16, uint32, uint64, uintc, uintp, ushort)
 from mindjax.common.random import get_seed, set_seed
+from mindjax.common.generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
+                                      seed, set_rng_state)
 from mindjax.common.tensor import COOTensor, CSRTensor, Tensor, from_numpy, is_tensor, tensor
 from mindjax.common.sparse_tensor import RowTensor
 from mindjax.common.jit_config import JitConfig
@@ -26,6 +28,7 @@ from mindjax import cells, log, nn, ops
 from mindjax.log import get_level, get_log_config
 from mindjax.ops.primitive import constexpr
 from mindjax.transforms.jit import jit
+from mindjax.graph.mutable import mutable
 from mindjax.common.api import jit_class
 from mindjax._run_check import run_check
 from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
