@@ -29,6 +29,10 @@ from mindjax.log import get_level, get_log_config
 from mindjax.ops.primitive import constexpr
 from mindjax.transforms.jit import jit
 from mindjax.graph.mutable import mutable
+from mindjax.graph.lazy_inline import lazy_inline
+from mindjax.graph.no_inline import no_inline
+from mindjax.graph.api import set_recursion_limit
+from mindjax import graph
 from mindjax.common.api import jit_class
 from mindjax._run_check import run_check
 from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
@@ -66,5 +70,11 @@ from mindjax.train.metrics import (F1, MAE, MSE, ROC, Accuracy, ConfusionMatrix,
 from mindjax import boost, experimental, mint, numpy
 from mindjax import hal, profiler
 from mindjax.profiler import Profiler
+from mindjax import device_manager, runtime
+from mindjax.device_manager import get_current_device, set_deterministic
+from mindjax.runtime import (Event, Stream, current_stream, default_stream, empty_cache, launch_blocking,
+                             max_memory_allocated, max_memory_reserved, memory_allocated, memory_reserved,
+                             memory_stats, memory_summary, reset_max_memory_allocated, reset_max_memory_reserved,
+                             reset_peak_memory_stats, set_cpu_affinity, set_memory, synchronize)
 
 __version__ = "0.1.0"
