@@ -14,6 +14,8 @@ from mindjax.common.dtype import (bfloat16, bool_, byte, cdouble, cfloat, comple
                                   dtype_to_nptype, dtype_to_pytype, float16, float32, float64, float_, half,
                                   int8, int16, int32, int64, int_, intc, intp, long, pytype_to_dtype, short,
                                   single, ubyte, uint, uint8, uint16, uint32, uint64, uintc, uintp, ushort)
+from mindjax.common.dtype import (Int, TensorType, Type, float8_e4m3fn, float8_e5m2, get_py_obj_dtype, hifloat8,
+                                  list_, number, qint4x2, string, tensor_type, tuple_, type_none)
 from mindjax.common.random import get_seed, set_seed
 from mindjax.common.generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                                       seed, set_rng_state)
@@ -32,6 +34,7 @@ from mindjax.graph.mutable import mutable
 from mindjax.graph.lazy_inline import lazy_inline
 from mindjax.graph.no_inline import no_inline
 from mindjax.graph.api import set_recursion_limit
+from mindjax.common.recompute import recompute
 from mindjax import graph
 from mindjax.common.api import jit_class
 from mindjax._run_check import run_check
@@ -78,3 +81,7 @@ from mindjax.runtime import (Event, Stream, current_stream, default_stream, empt
                              reset_peak_memory_stats, set_cpu_affinity, set_memory, synchronize)
 
 __version__ = "0.1.0"
+
+# MindSpore's ms.int / ms.float / ms.bool (int32, float32, bool_). Set last: as globals they hide
+# Python's builtins from any code of this module below them.
+globals().update({"int": int32, "float": float32, "bool": bool_})
