@@ -19,7 +19,7 @@ from mindjax.common.dtype import (Int, TensorType, Type, float8_e4m3fn, float8_e
 from mindjax.common.random import get_seed, set_seed
 from mindjax.common.generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                                       seed, set_rng_state)
-from mindjax.common.tensor import COOTensor, CSRTensor, Tensor, from_numpy, is_tensor, tensor
+from mindjax.common.tensor import COOTensor, CSRTensor, Tensor, from_numpy, is_tensor, swap_tensors, tensor
 from mindjax.common.sparse_tensor import RowTensor
 from mindjax.common.jit_config import JitConfig
 from mindjax.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,
@@ -73,7 +73,9 @@ from mindjax.train.metrics import (F1, MAE, MSE, ROC, Accuracy, ConfusionMatrix,
 from mindjax import boost, experimental, mint, numpy
 from mindjax import hal, profiler
 from mindjax.profiler import Profiler
-from mindjax import device_manager, runtime
+from mindjax import device_manager, runtime, tools, utils
+from mindjax.tools import set_dump
+from mindjax.utils import from_dlpack, to_dlpack
 from mindjax.device_manager import get_current_device, set_deterministic
 from mindjax.runtime import (Event, Stream, current_stream, default_stream, empty_cache, launch_blocking,
                              max_memory_allocated, max_memory_reserved, memory_allocated, memory_reserved,
