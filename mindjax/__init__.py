@@ -36,6 +36,7 @@ from mindjax.graph.no_inline import no_inline
 from mindjax.graph.api import set_recursion_limit
 from mindjax.common.recompute import recompute
 from mindjax import graph
+from mindjax.graph._mindir_util import load_mindir, save_mindir
 from mindjax.common.api import jit_class
 from mindjax._run_check import run_check
 from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
@@ -63,6 +64,7 @@ for _name in _distributed.__all__:
 parallel.__all__ = list(parallel.__all__) + [n for n in _distributed.__all__ if n not in parallel.__all__]
 del _name
 from mindjax.train import Model
+from mindjax.train.serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt
 from mindjax.train import (BackupAndRestore, Callback, CheckpointConfig, DynamicLossScaleManager, EarlyStopping,
                            FixedLossScaleManager, History, LambdaCallback, LearningRateScheduler, LossMonitor,
                            LossScaleManager, ModelCheckpoint, ReduceLROnPlateau, RunContext, SummaryCollector,
@@ -70,6 +72,10 @@ from mindjax.train import (BackupAndRestore, Callback, CheckpointConfig, Dynamic
 from mindjax.train.metrics import (F1, MAE, MSE, ROC, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,
                                    Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                                    auc, get_metric_fn, names, rearrange_inputs)
+from mindjax.train.metrics import (BleuScore, ConfusionMatrixMetric, CosineSimilarity, Dice, HausdorffDistance,
+                                   MeanSurfaceDistance, Perplexity, RootMeanSquareDistance)
+from mindjax import mindrecord
+from mindjax.mindrecord import FileReader, FileWriter
 from mindjax import boost, experimental, mint, numpy
 from mindjax import hal, profiler
 from mindjax.profiler import Profiler

@@ -12,6 +12,7 @@ only when a file of that kind is read or written.
 from mindjax.train.serialization.api import (async_ckpt_thread_status, load_checkpoint, load_checkpoint_async,
                                              load_param_into_net, save_checkpoint)
 from mindjax.train.serialization.export import GraphCell, export, load
+from mindjax.train.serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt
 from mindjax.train.serialization.training_state import (restore_training_state, save_training_state,
                                                         training_state_append_dict)
 
