@@ -65,6 +65,8 @@ parallel.__all__ = list(parallel.__all__) + [n for n in _distributed.__all__ if 
 del _name
 from mindjax.train import Model
 from mindjax.train.serialization.convert import ckpt_to_safetensors, safetensors_to_ckpt
+from mindjax.train.data_sink import data_sink
+from mindjax.train.dataset_helper import DatasetHelper, connect_network_with_dataset
 from mindjax.train import (BackupAndRestore, Callback, CheckpointConfig, DynamicLossScaleManager, EarlyStopping,
                            FixedLossScaleManager, History, LambdaCallback, LearningRateScheduler, LossMonitor,
                            LossScaleManager, ModelCheckpoint, ReduceLROnPlateau, RunContext, SummaryCollector,
