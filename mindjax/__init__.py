@@ -36,6 +36,8 @@ from mindjax.graph.no_inline import no_inline
 from mindjax.graph.api import set_recursion_limit
 from mindjax.common.recompute import recompute
 from mindjax import graph
+from mindjax.graph.symbol import Symbol
+from mindjax.graph.dynamic_shape import enable_dynamic
 from mindjax.graph._mindir_util import load_mindir, save_mindir
 from mindjax.common.api import jit_class
 from mindjax._run_check import run_check

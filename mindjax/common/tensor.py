@@ -227,6 +227,11 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
     return jnp.asarray(data, dtype=_narrowed(np_dtype))
 
 
+def _dynamic_dim(d: Any) -> bool:
+    """A dimension of any size in ``Tensor(shape=...)``: ``None``, or an ``ms.Symbol`` (it says so)."""
+    return d is None or getattr(d, "_dynamic_dim", False) is True
+
+
 class ShapeOnly:
     """The value of a shape-only Tensor such as ``Tensor(shape=[None, 3], dtype=ms.float32)``.
 
@@ -306,9 +311,9 @@ class Tensor:
             from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
 
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
-            if init is None and any(d is None or d == -1 for d in shape):
+            if init is None and any(_dynamic_dim(d) or d == -1 for d in shape):
                 # A dynamic dimension: a description of inputs, holding no data (MindSpore shows -1).
-                object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if d is None else int(d) for d in shape),
+                object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if _dynamic_dim(d) else int(d) for d in shape),
                                                            np_dtype if np_dtype is not None else np.float32))
                 return
             dt = np_dtype if np_dtype is not None else np.float32
