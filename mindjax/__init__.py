@@ -87,10 +87,18 @@ from mindjax import device_manager, runtime, tools, utils
 from mindjax.tools import set_dump
 from mindjax.utils import from_dlpack, to_dlpack
 from mindjax.device_manager import get_current_device, set_deterministic
-from mindjax.runtime import (Event, Stream, current_stream, default_stream, empty_cache, launch_blocking,
-                             max_memory_allocated, max_memory_reserved, memory_allocated, memory_reserved,
-                             memory_stats, memory_summary, reset_max_memory_allocated, reset_max_memory_reserved,
-                             reset_peak_memory_stats, set_cpu_affinity, set_memory, synchronize)
+from mindjax.runtime import (Event, MemPool, PluggableAllocator, Stream, StreamCtx, StreamLimitCtx,
+                             communication_stream, current_stream, default_stream, dispatch_threads_num, empty_cache,
+                             get_device_limit, get_stream_limit, launch_blocking, max_memory_allocated,
+                             max_memory_reserved, memory_allocated, memory_replay, memory_reserved, memory_stats,
+                             memory_summary, reset_max_memory_allocated, reset_max_memory_reserved,
+                             reset_peak_memory_stats, reset_stream_limit, set_cpu_affinity, set_cur_stream,
+                             set_device_limit, set_kernel_launch_capture, set_kernel_launch_group, set_memory,
+                             set_stream_limit, synchronize, use_mem_pool)
+from mindjax.tools import get_sdc_detect_result, sdc_detect_start, sdc_detect_stop, stress_detect
+from mindjax.utils import ExitByRequest
+from mindjax.train.callback._unsupported import SummaryLandscape, TrainFaultTolerance
+from mindjax import version
 
 __version__ = "0.1.0"
 
