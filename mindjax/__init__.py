@@ -98,6 +98,7 @@ from mindjax.runtime import (Event, MemPool, PluggableAllocator, Stream, StreamC
 from mindjax.tools import get_sdc_detect_result, sdc_detect_start, sdc_detect_stop, stress_detect
 from mindjax.utils import ExitByRequest
 from mindjax.train.callback._unsupported import SummaryLandscape, TrainFaultTolerance
+from mindjax.train.callback._on_request_exit import OnRequestExit
 from mindjax import version
 
 __version__ = "0.1.0"

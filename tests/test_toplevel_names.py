@@ -26,6 +26,7 @@ _LAYOUT = {
     "data_sink": "train.data_sink", "DatasetHelper": "train.dataset_helper",
     "connect_network_with_dataset": "train.dataset_helper", "BleuScore": "train.metrics", "Dice": "train.metrics",
     "Perplexity": "train.metrics", "FileWriter": "mindrecord", "FileReader": "mindrecord",
+    "OnRequestExit": "train.callback", "SummaryLandscape": "train.callback", "TrainFaultTolerance": "train.callback",
 }
 
 

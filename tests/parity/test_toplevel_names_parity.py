@@ -16,7 +16,7 @@ _NAMES = ["mutable", "lazy_inline", "no_inline", "recompute", "set_recursion_lim
           "Stream", "Event", "current_stream", "default_stream", "load_mindir", "save_mindir", "SummaryLandscape",
           "TrainFaultTolerance", "dispatch_threads_num", "set_cur_stream", "communication_stream", "StreamCtx",
           "BleuScore", "Dice", "Perplexity", "ConfusionMatrixMetric", "CosineSimilarity", "HausdorffDistance",
-          "MeanSurfaceDistance", "RootMeanSquareDistance", "FileWriter", "FileReader"]
+          "MeanSurfaceDistance", "RootMeanSquareDistance", "FileWriter", "FileReader", "OnRequestExit"]
 
 
 def _params(obj):

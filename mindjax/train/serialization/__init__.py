@@ -18,4 +18,4 @@ from mindjax.train.serialization.training_state import (restore_training_state, 
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "load_checkpoint_async",
            "async_ckpt_thread_status", "export", "load", "GraphCell", "save_training_state",
-           "restore_training_state", "training_state_append_dict"]
+           "restore_training_state", "training_state_append_dict", "ckpt_to_safetensors", "safetensors_to_ckpt"]
