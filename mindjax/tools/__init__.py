@@ -2,9 +2,10 @@
 
 MindSpore dumps the tensors of marked Cells and Primitives from its Ascend
 runtime. MindJAX writes no such dumps: ``set_dump`` checks its arguments as
-MindSpore does, sets the ``dump`` flag of the Cell and its sub-Cells (``cell._flags``), and warns naming JAX's ways to see
-values and programs: ``jax.debug.print`` (or ``ops.Print``) inside the program,
-and ``XLA_FLAGS=--xla_dump_to=DIR`` for the compiled HLO. The silent-data-
+MindSpore does, sets the ``dump`` flag of the Cell and its sub-Cells
+(``cell._flags``), and warns naming JAX's ways to see values and programs:
+``jax.debug.print`` (or ``ops.Print``) inside the program, and
+``XLA_FLAGS=--xla_dump_to=DIR`` for the compiled HLO. The silent-data-
 corruption and stress detectors (``sdc_detect_*``, ``stress_detect``) test
 Ascend chips and raise NotImplementedError.
 """
