@@ -227,6 +227,11 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
     return jnp.asarray(data, dtype=_narrowed(np_dtype))
 
 
+def _dynamic_dim(d: Any) -> bool:
+    """A dimension of any size in ``Tensor(shape=...)``: ``None``, or an ``ms.Symbol`` (it says so)."""
+    return d is None or getattr(d, "_dynamic_dim", False) is True
+
+
 class ShapeOnly:
     """The value of a shape-only Tensor such as ``Tensor(shape=[None, 3], dtype=ms.float32)``.
 
@@ -306,9 +311,9 @@ class Tensor:
             from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
 
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
-            if init is None and any(d is None or d == -1 for d in shape):
+            if init is None and any(_dynamic_dim(d) or d == -1 for d in shape):
                 # A dynamic dimension: a description of inputs, holding no data (MindSpore shows -1).
-                object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if d is None else int(d) for d in shape),
+                object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if _dynamic_dim(d) else int(d) for d in shape),
                                                            np_dtype if np_dtype is not None else np.float32))
                 return
             dt = np_dtype if np_dtype is not None else np.float32
@@ -988,3 +993,68 @@ class CSRTensor:
 
 
 from mindjax.common import _tensor_methods  # noqa: E402,F401  (adds MindSpore's method set to Tensor)
+
+
+def _slot_names(t: Any) -> list[str]:
+    return [name for cls in type(t).__mro__ for name in getattr(cls, "__slots__", ())
+            if name not in ("__weakref__", "__dict__")]
+
+
+def swap_tensors(t1: Tensor, t2: Tensor) -> None:
+    """Swap the contents of two Tensors in place (MindSpore's ``mindspore.swap_tensors``).
+
+    After the call ``t1`` holds what ``t2`` held (its class, attributes and data) and the other way
+    round; ``id(t1)`` and ``id(t2)`` stay.
+
+    Arguments:
+        t1 (Tensor): first tensor.
+        t2 (Tensor): second tensor.
+
+    Raises:
+        TypeError: either is not a Tensor.
+        RuntimeError: either has weak references, or their classes lay out different slots.
+
+    Example:
+        >>> import mindjax as ms
+        >>> a, b = ms.Tensor([1.0]), ms.Tensor([2, 3])
+        >>> ms.swap_tensors(a, b)
+        >>> a.tolist(), b.tolist()
+        ([2, 3], [1.0])
+    """
+    import weakref
+
+    for name, t in (("t1", t1), ("t2", t2)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For 'swap_tensors', '{name}' must be a Tensor, but got {type(t).__name__}.")
+        if weakref.getweakrefcount(t):
+            raise RuntimeError(f"For 'swap_tensors', '{name}' has weak references; it can not be swapped.")
+    slots = _slot_names(t1)
+    if sorted(slots) != sorted(_slot_names(t2)):
+        raise RuntimeError(f"For 'swap_tensors', the two Tensors' classes ({type(t1).__name__}, "
+                           f"{type(t2).__name__}) lay out different slots; they can not be swapped.")
+    saved = {name: getattr(t1, name, _MISSING) for name in slots}
+    for name in slots:
+        _set_or_clear(t1, name, getattr(t2, name, _MISSING))
+        _set_or_clear(t2, name, saved[name])
+    if type(t1) is not type(t2):
+        t1.__class__, t2.__class__ = type(t2), type(t1)
+    d1, d2 = getattr(t1, "__dict__", None), getattr(t2, "__dict__", None)
+    if d1 is not None and d2 is not None:
+        items = dict(d1)
+        d1.clear()
+        d1.update(d2)
+        d2.clear()
+        d2.update(items)
+
+
+_MISSING = object()
+
+
+def _set_or_clear(t: Any, name: str, value: Any) -> None:
+    if value is _MISSING:
+        try:
+            object.__delattr__(t, name)
+        except AttributeError:
+            pass
+    else:
+        object.__setattr__(t, name, value)

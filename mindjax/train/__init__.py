@@ -13,9 +13,12 @@ from mindjax.train.loss_scale import DynamicLossScaleManager, FixedLossScaleMana
 from mindjax.train.amp import build_train_network
 from mindjax.train.summary import SummaryRecord
 from mindjax.train.progress import ProgressBar
+from mindjax.train.data_sink import data_sink
+from mindjax.train.dataset_helper import DatasetHelper, connect_network_with_dataset
 
 __all__ = (["Model", "NonFiniteLossError", "amp", "callback", "metrics", "DynamicLossScaleManager", "FixedLossScaleManager",
-            "LossScaleManager", "build_train_network", "SummaryRecord", "ProgressBar"]
+            "LossScaleManager", "build_train_network", "SummaryRecord", "ProgressBar", "data_sink", "DatasetHelper",
+            "connect_network_with_dataset"]
            + callback.__all__ + metrics.__all__)
 
 # The checkpoint functions live in the serialization module of the checkpoint

@@ -49,7 +49,7 @@ from mindjax.common.upcalls import register_upcall
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import converted_construct
 
-__all__ = ["run_with_backward_rules", "stop_gradient", "InsertGradientOf", "HookBackward", "custom_vjp"]
+__all__ = ["run_with_backward_rules", "stop_gradient", "InsertGradientOf", "HookBackward", "custom_vjp", "recompute"]
 
 
 def _is_var(x: Any) -> bool:
@@ -477,3 +477,58 @@ def custom_vjp(fn: Callable[..., Any] | None = None) -> Any:
 
 
 register_upcall("backward_rules", run_with_backward_rules)
+
+
+def recompute(block: Callable[..., Any], *args: Any, use_reentrant: bool = True, output_recompute: bool = False,
+              early_stop: bool = True, context_fn: Callable[..., Any] | None = None, **kwargs: Any) -> Any:
+    """Run ``block(*args, **kwargs)`` and recompute its activations in the backward pass
+    (MindSpore's function form ``mindspore.recompute``; ``jax.checkpoint`` here).
+
+    The forward result and the gradients are those of the plain call; only what is kept for the
+    backward pass changes. The inputs, ``block``'s Parameters (a Cell) and the random key are the
+    checkpointed function's explicit inputs, so nothing traced is closed over.
+
+    Arguments:
+        block (Callable): a Cell or function.
+        args: ``block``'s positional inputs.
+        use_reentrant (bool): MindSpore's choice of implementation; both give the same values.
+            Default: ``True``.
+        output_recompute (bool): also recompute the output (implies ``use_reentrant=False``).
+            Default: ``False``.
+        early_stop (bool): accepted (``jax.checkpoint`` recomputes the whole block). Default: ``True``.
+        context_fn (Callable, optional): only with ``use_reentrant=False``; accepted. Default: ``None``.
+        kwargs: ``block``'s keyword inputs.
+
+    Returns:
+        ``block``'s output.
+
+    Raises:
+        TypeError: ``block`` is not callable.
+        ValueError: ``context_fn`` is given with ``use_reentrant=True``.
+
+    Example:
+        >>> import mindjax as ms
+        >>> x = ms.Tensor([1.0, 2.0])
+        >>> ms.grad(lambda x: ms.recompute(lambda y: (y * y).sum(), x))(x).tolist()
+        [2.0, 4.0]
+    """
+    if not callable(block):
+        raise TypeError(f"For 'recompute', 'block' must be a Cell or a function, but got {type(block).__name__}.")
+    if output_recompute:
+        use_reentrant = False
+    if use_reentrant and context_fn is not None:
+        raise ValueError("context_fn is only supported when use_reentrant=False.")
+    variables = collect_variables(block) if isinstance(block, Cell) else []
+    if not any(v is RNG_STATE for v in variables):
+        variables.append(RNG_STATE)
+    layout = _CallLayout(args, kwargs)
+    effects = Effects()
+
+    def body(dynamic: list[Any], var_values: list[Any]) -> tuple[Any, list[Any]]:
+        call_args, call_kwargs = layout.rebuild([wrap(d) for d in dynamic])
+        out, new_values = run_functional(variables, var_values, effects, block, *call_args, **call_kwargs)
+        return unwrap(out), new_values
+
+    out, new_values = jax.checkpoint(body)(layout.dynamic, [v._value for v in variables])
+    effects.commit(new_values)
+    return wrap(out)

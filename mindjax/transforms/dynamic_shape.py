@@ -162,3 +162,18 @@ def dynamic_program(compiled: CompiledFunction, signature: tuple[Any, ...], wher
     if program is None:
         program = cache[signature] = DynamicProgram(compiled, signature, where)
     return program
+
+
+def set_jit_signature(function: Any, signature: Sequence[Any], where: str) -> None:
+    """Give an ``@ms.jit`` function the input signature ``signature`` (one item per positional input,
+    ``None`` for an unchecked one), as ``ms.jit(input_signature=...)`` would.
+
+    Raises:
+        ValueError: ``function`` is not an ``@ms.jit`` function.
+    """
+    from mindjax.transforms.jit import _JitFunction  # the class ms.jit returns
+
+    if not isinstance(function, _JitFunction):
+        raise ValueError(f"{where} can only be used for function or method decorated by ms.jit, but got "
+                         f"{function}.")
+    function._signature = as_signature(tuple(signature), where)

@@ -45,6 +45,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.mutable import MUTABLE_SCALARS, is_mutable
 from mindjax.common.tensor import Tensor, in_user_code, jax_inputs, unwrap, wrap
 from mindjax.common.tensor_hooks import apply_leaf_hooks
 from mindjax import context
@@ -67,6 +68,8 @@ def _primal(x: Any) -> Any:
             return leaf._value
         if isinstance(leaf, np.ndarray):
             return jnp.asarray(leaf)
+        if type(leaf) in MUTABLE_SCALARS:
+            return Tensor(leaf)._raw
         return leaf
     return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, Variable))
 
@@ -374,9 +377,10 @@ def _is_grad_input(x: Any) -> bool:
 
     Python numbers, strings, ``None`` and containers (tuples, lists, dicts, even
     of Tensors) are constants of the call; MindSpore 2.10 leaves them out of the
-    gradients, in both modes.
+    gradients, in both modes. What ``ms.mutable`` marked is an input: a marked
+    container gets its Tensors' gradients, a marked number a zero (see ``_GradFunction``).
     """
-    return isinstance(x, (Tensor, jax.Array, np.ndarray, np.generic))
+    return isinstance(x, (Tensor, jax.Array, np.ndarray, np.generic)) or is_mutable(x)
 
 
 class _GradFunction:
@@ -435,6 +439,10 @@ class _GradFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         positions = self._grad_positions(self._without_sens(args, kwargs))
         out, input_grads, weight_grads = self._call(*args, **kwargs)
+        inputs = self._without_sens(args, kwargs)
+        # MindSpore 2.10 gives a mutable number (ms.mutable(2.0)) a zero gradient of its own type.
+        input_grads = [type(inputs[p]).__mro__[1](0) if type(inputs[p]) in MUTABLE_SCALARS else g
+                       for p, g in zip(positions, input_grads)]
         parts = []
         if self._all_positions:
             parts.append(_pack(input_grads, positions, self._return_ids, False))

@@ -34,6 +34,7 @@ from mindjax.common import progress as _progress
 from mindjax.common.checks import checks_output, collect_checks, raise_failed_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.precision import active_policy, policy_scope
+from mindjax.common.mutable import MUTABLE_SCALARS
 from mindjax.common.tensor import Tensor
 from mindjax.common.upcalls import UPCALLS, register_upcall
 from mindjax.common.variable import Variable, current_tracker
@@ -181,6 +182,9 @@ def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any
         elif isinstance(leaf, _DYNAMIC_TYPES):
             dynamic.append(leaf)
             static.append(_DYNAMIC)
+        elif type(leaf) in MUTABLE_SCALARS:  # ms.mutable(2): a traced 0-d Tensor, not a constant
+            dynamic.append(Tensor(leaf)._raw)
+            static.append(_MUTABLE_SCALAR)
         else:
             static.append(leaf)
     key = (treedef, tuple(static))
@@ -209,6 +213,8 @@ class _Dynamic:
 
 
 _DYNAMIC = _Dynamic()
+# Marks a traced mutable scalar (ms.mutable(2)); it comes back into the call as a 0-d Tensor.
+_MUTABLE_SCALAR = _Dynamic()
 # Marks the short key of positional Tensors and arrays (see _split_args).
 _POSITIONAL = _Dynamic()
 # The concrete array classes a positional argument may have on the short path.
@@ -220,8 +226,8 @@ def _join_args(dynamic: Sequence[Any], key: Any) -> tuple[tuple[Any, ...], dict[
     if treedef is _POSITIONAL:
         return tuple(Tensor._wrap(d) if is_tensor else d for d, is_tensor in zip(dynamic, static)), {}
     it = iter(dynamic)
-    leaves = [next(it) if s is _DYNAMIC else s.var if isinstance(s, _VariableArg) else s
-              for s in static]
+    leaves = [next(it) if s is _DYNAMIC else Tensor._wrap(next(it)) if s is _MUTABLE_SCALAR
+              else s.var if isinstance(s, _VariableArg) else s for s in static]
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 

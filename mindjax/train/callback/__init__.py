@@ -10,7 +10,9 @@ from mindjax.train.callback.history import History
 from mindjax.train.callback.lr_scheduler import LearningRateScheduler
 from mindjax.train.callback.summary_collector import SummaryCollector
 from mindjax.train.callback.backup_and_restore import BackupAndRestore
+from mindjax.train.callback._on_request_exit import OnRequestExit
+from mindjax.train.callback._unsupported import SummaryLandscape, TrainFaultTolerance
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "CheckpointConfig", "ModelCheckpoint",
            "EarlyStopping", "ReduceLROnPlateau", "LambdaCallback", "History", "LearningRateScheduler",
-           "SummaryCollector", "BackupAndRestore"]
+           "SummaryCollector", "BackupAndRestore", "OnRequestExit", "SummaryLandscape", "TrainFaultTolerance"]
