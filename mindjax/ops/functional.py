@@ -2480,3 +2480,15 @@ for _module in (_functional_array, _functional_math, _functional_random_nn):
     globals().update({_name: getattr(_module, _name) for _name in _module.__all__})
     __all__ += list(_module.__all__)
 del _module
+
+
+def __getattr__(name: str) -> Any:
+    """MindSpore's ``ops.functional`` holds every public op: names defined in the ``ops.function``
+    modules (``F.cumprod``, ``F.isinf`` ...) resolve through :mod:`mindjax.ops`."""
+    if not name.startswith("_"):
+        import mindjax.ops as _ops  # lazy: mindjax.ops imports this module
+
+        value = _ops.__dict__.get(name)
+        if value is not None and callable(value) and not isinstance(value, type):
+            return value
+    raise AttributeError(f"module 'mindjax.ops.functional' has no attribute '{name}'")
