@@ -26,6 +26,7 @@ from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common.tensor import as_array as _arr
+from mindjax.ops import functional as _F
 from mindjax.ops import primitives as _prim
 
 __all__ = ["ReLU", "ReLU6", "GELU", "FastGelu", "Sigmoid", "Tanh", "Softmax", "Softmin",
@@ -275,8 +276,7 @@ class Mish(Cell):
     """``x * tanh(softplus(x))``."""
 
     def construct(self, input_x: Any) -> jax.Array:
-        x = _arr(input_x)
-        return x * jnp.tanh(jax.nn.softplus(x))
+        return _F.mish(input_x)
 
 
 class Softsign(Cell):
