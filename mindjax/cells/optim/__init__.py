@@ -13,6 +13,8 @@ from mindjax.cells.optim.adam import Adam, AdamOffload, AdamWeightDecay
 from mindjax.cells.optim.lazyadam import LazyAdam
 from mindjax.cells.optim.lars import LARS
 from mindjax.cells.optim.adafactor import AdaFactor
+from mindjax.cells.optim.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
+from mindjax.cells.optim.tft_wrapper import OptTFTWrapper
 from mindjax.cells.optim.lamb import Lamb
 from mindjax.cells.optim.rmsprop import RMSProp
 from mindjax.cells.optim.ada_grad import Adagrad
@@ -24,5 +26,6 @@ from mindjax.cells.optim.ftrl import FTRL
 from mindjax.cells.optim.proximal_ada_grad import ProximalAdagrad
 
 __all__ = (["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "Lamb", "RMSProp", "Adagrad", "AdaMax", "ASGD", "Rprop",
-            "Adadelta", "FTRL", "ProximalAdagrad", "AdamOffload", "LazyAdam", "LARS", "AdaFactor"]
+            "Adadelta", "FTRL", "ProximalAdagrad", "AdamOffload", "LazyAdam", "LARS", "AdaFactor",
+            "AdaSumByDeltaWeightWrapCell", "AdaSumByGradWrapCell", "OptTFTWrapper"]
            + _learning_rate.__all__)
