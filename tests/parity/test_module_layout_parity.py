@@ -17,7 +17,7 @@ MODULES = [
     "common.file_system", "common.jit_config", "common.sparse_tensor",
     "nn", "nn.optim", "nn.optim.momentum", "nn.optim.adam", "nn.optim.sgd", "nn.optim.optimizer", "nn.optim.lamb",
     "nn.optim.rmsprop", "nn.optim.ada_grad", "nn.optim.lazyadam", "nn.optim.lars", "nn.optim.adafactor",
-    "nn.optim.adasum", "nn.optim.tft_wrapper", "nn.layer.thor_layer", "nn.grad", "nn.dynamic_lr", "nn.learning_rate_schedule", "nn.wrap",
+    "nn.optim.adasum", "nn.optim.tft_wrapper", "nn.layer.thor_layer", "nn.sparse", "nn.sparse.sparse", "nn.grad", "nn.dynamic_lr", "nn.learning_rate_schedule", "nn.wrap",
     "nn.wrap.cell_wrapper", "nn.wrap.loss_scale", "nn.wrap.grad_reducer", "nn.layer", "nn.layer.basic",
     "nn.layer.conv", "nn.layer.normalization", "nn.layer.activation", "nn.layer.pooling", "nn.layer.embedding",
     "nn.layer.rnns", "nn.layer.rnn_cells", "nn.layer.transformer", "nn.layer.container", "nn.layer.padding",

@@ -11,7 +11,7 @@ from mindjax.cells.layers.extra import *  # noqa: F401,F403
 from mindjax.cells.layers import (activation, basic, conv, embedding, extra, normalization, pooling, rnn,
                                   transformer)
 from mindjax.cells.layers import (combined, dropout_extra, ext, linear, math_image, padding, pooling_extra, shuffle,
-                                  thor_layer)
+                                  sparse, thor_layer)
 from mindjax.cells.layers.math_image import *  # noqa: F401,F403
 from mindjax.cells.layers.ext import *  # noqa: F401,F403
 from mindjax.cells.layers.combined import *  # noqa: F401,F403
@@ -21,8 +21,9 @@ from mindjax.cells.layers.padding import *  # noqa: F401,F403
 from mindjax.cells.layers.pooling_extra import *  # noqa: F401,F403
 from mindjax.cells.layers.shuffle import *  # noqa: F401,F403
 from mindjax.cells.layers.thor_layer import *  # noqa: F401,F403
+from mindjax.cells.layers.sparse import *  # noqa: F401,F403
 
 __all__ = [name for mod in (activation, basic, conv, embedding, normalization, pooling, rnn,
                             transformer, extra) for name in mod.__all__]
 __all__ += [name for mod in (combined, dropout_extra, ext, linear, math_image, padding, pooling_extra, shuffle,
-                                     thor_layer) for name in mod.__all__]
+                                     sparse, thor_layer) for name in mod.__all__]
