@@ -9,11 +9,13 @@ Example:
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from mindjax.cells.cell import Cell
 from mindjax.cells.loss import LossBase
@@ -23,7 +25,7 @@ from mindjax.ops.function import nn_func as _nn
 
 __all__ = ["GaussianNLLLoss", "PoissonNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
            "MultiMarginLoss", "MultiLabelSoftMarginLoss", "TripletMarginLoss", "CTCLoss", "RMSELoss", "MAELoss",
-           "MultiClassDiceLoss", "MultilabelMarginLoss", "TripletMarginWithDistanceLoss"]
+           "MultiClassDiceLoss", "MultilabelMarginLoss", "TripletMarginWithDistanceLoss", "SampledSoftmaxLoss"]
 
 
 def _float_arg(where: str, name: str, value: Any) -> float:
@@ -306,3 +308,141 @@ class TripletMarginWithDistanceLoss(LossBase):
         if self.swap:
             d2 = jnp.minimum(d2, _arr(self.distance_function(positive, negative)))
         return self.get_loss(jnp.maximum(d1 - d2 + self.margin, 0))
+
+
+def _too_few_classes(drawn: Any, num_sampled: int) -> None:
+    raise ValueError(f"For 'UniformCandidateSampler', only {int(drawn)} classes could be drawn of 'num_sampled' "
+                     f"({num_sampled}): with 'remove_accidental_hits' the classes that are not labels of the batch "
+                     f"must number at least 'num_sampled'")
+
+
+@functools.partial(jax.jit, static_argnums=(2, 3, 4, 5))
+def _uniform_candidates(key: Any, true_classes: jax.Array, num_sampled: int, unique: bool, range_max: int,
+                        remove_accidental_hits: bool) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """MindSpore's ``UniformCandidateSampler``: ``num_sampled`` classes drawn uniformly from ``[0, range_max)``.
+
+    Classes are drawn one at a time; with ``unique`` a class already drawn is drawn again, and
+    with ``remove_accidental_hits`` so is a class among ``true_classes``. The expected counts are
+    ``num_sampled / range_max`` without ``unique`` and ``1 - (1 - 1/range_max) ** tries`` with it
+    (``tries``: every draw made, the rejected ones included), for the true and the sampled classes.
+    """
+    is_true = jnp.zeros((range_max,), bool).at[true_classes.reshape(-1)].set(True)
+
+    def draw(state: tuple[Any, ...]) -> tuple[Any, ...]:
+        tries, count, sampled, chosen = state
+        c = jax.random.randint(jax.random.fold_in(key, tries), (), 0, range_max, jnp.int32)
+        accept = jnp.logical_not((unique & chosen[c]) | (remove_accidental_hits & is_true[c]))
+        sampled = jnp.where(accept, sampled.at[count].set(c), sampled)
+        return tries + 1, count + accept.astype(jnp.int32), sampled, chosen.at[c].set(chosen[c] | accept)
+
+    # The cap ends the loop where too few classes are left to draw (the caller checks that when it can).
+    max_tries = 64 * (range_max + num_sampled)
+    state = (jnp.int32(0), jnp.int32(0), jnp.zeros((num_sampled,), jnp.int32), jnp.zeros((range_max,), bool))
+    tries, count, sampled, _ = jax.lax.while_loop(lambda s: (s[1] < num_sampled) & (s[0] < max_tries), draw, state)
+    jax.lax.cond(count < num_sampled, lambda: jax.debug.callback(_too_few_classes, count, num_sampled), lambda: None)
+    p = 1.0 / range_max
+    if unique:
+        expected = -jnp.expm1(tries.astype(jnp.float32) * jnp.log1p(jnp.float32(-p)))
+    else:
+        expected = jnp.float32(num_sampled * p)
+    return (sampled, jnp.full(true_classes.shape, expected, jnp.float32),
+            jnp.full((num_sampled,), expected, jnp.float32))
+
+
+class SampledSoftmaxLoss(LossBase):
+    """Softmax cross-entropy over the true classes and ``num_sampled`` sampled ones (MindSpore's ``SampledSoftmaxLoss``).
+
+    Per example, the logits of its ``num_true`` true classes and of the shared sampled
+    classes are ``inputs @ weights[c] + biases[c] - log(expected_count[c])``; the target puts
+    ``1 / num_true`` on each true class. Without ``sampled_values`` the classes are drawn by
+    :func:`_uniform_candidates` (unique, uniform; with ``remove_accidental_hits`` a true class
+    of the batch is never drawn, which is how MindSpore removes accidental hits). The draws
+    come from MindJAX's global key (``mindjax.set_seed``), ``seed`` mixed in when non-zero:
+    fixed seeds give fixed draws, not MindSpore's. As in MindSpore 2.10 the loss is returned
+    per example whatever ``reduction`` says.
+
+    Arguments:
+        num_sampled: the number of classes drawn (<= ``num_classes``).
+        num_classes: the number of classes.
+        num_true: the number of true classes per example (>= 1). Default 1.
+        sampled_values: ``(sampled, true_expected_count, sampled_expected_count)`` to use instead
+            of drawing, or None. Default None.
+        remove_accidental_hits: never draw a true class. Default True.
+        seed: mixed into the key when non-zero (>= 0). Default 0.
+        reduction: ``'none'`` (default), ``'mean'`` or ``'sum'``; checked, not applied (MindSpore 2.10).
+
+    Inputs:
+        weights: ``(num_classes, dim)``. biases: ``(num_classes,)``.
+        labels: int32/int64 ``(batch, num_true)`` (or ``(batch,)`` with ``num_true=1``).
+        logits: ``(batch, dim)``: the inputs.
+
+    Outputs:
+        ``(batch,)`` float32.
+
+    Raises:
+        ValueError: ``num_true`` < 1, ``seed`` < 0, ``num_sampled`` or ``num_true`` > ``num_classes``,
+            ``sampled_values`` not of length 3.
+        TypeError: ``sampled_values`` not a list or tuple, ``labels`` not int32/int64.
+        ValueError (when the step runs): fewer classes than ``num_sampled`` are left to draw.
+    """
+
+    def __init__(self, num_sampled: int, num_classes: int, num_true: int = 1, sampled_values: Any = None,
+                 remove_accidental_hits: bool = True, seed: int = 0, reduction: str = "none") -> None:
+        super().__init__(reduction)
+        where = f"For '{type(self).__name__}'"
+        if num_true < 1:
+            raise ValueError(f"{where}, the 'num_true' must be greater than or equal to 1, but got {num_true}.")
+        if seed < 0:
+            raise ValueError(f"{where}, the 'seed' must be greater than or equal to 0, but got {seed}.")
+        if num_sampled > num_classes:
+            raise ValueError(f"{where}, the 'num_sampled' must be smaller than or equal to 'num_classes', but got "
+                             f"'num_sampled': {num_sampled} and 'num_classes': {num_classes}.")
+        if num_true > num_classes:
+            raise ValueError(f"{where}, the 'num_true' must be smaller than or equal to 'num_classes', but got "
+                             f"'num_true': {num_true} and 'num_classes': {num_classes}.")
+        if sampled_values is not None:
+            if not isinstance(sampled_values, (list, tuple)):
+                raise TypeError(f"{where}, the type of 'sampled_values' must be a list or tuple, but got "
+                                f"{type(sampled_values).__name__}.")
+            if len(sampled_values) != 3:
+                raise ValueError(f"{where}, the length of 'sampled_values' must be equal to 3, but got "
+                                 f"{len(sampled_values)}.")
+        self.num_sampled = num_sampled
+        self.num_classes = num_classes
+        self.num_true = num_true
+        self.sampled_values = sampled_values
+        self.remove_accidental_hits = remove_accidental_hits
+        self.seed = seed
+
+    def _sample(self, labels: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+        if self.sampled_values is not None:
+            sampled, true_count, sampled_count = (_arr(v) for v in self.sampled_values)
+            return sampled, jnp.asarray(true_count, jnp.float32), jnp.asarray(sampled_count, jnp.float32)
+        from mindjax.common.random import next_key
+        key = next_key()
+        if self.seed:
+            key = jax.random.fold_in(key, self.seed)
+        return _uniform_candidates(key, labels, self.num_sampled, True, self.num_classes,
+                                   self.remove_accidental_hits)
+
+    def construct(self, weights: Any, biases: Any, labels: Any, logits: Any) -> jax.Array:
+        for name, value in (("weights", weights), ("biases", biases), ("labels", labels), ("logits", logits)):
+            if not hasattr(value, "shape") or isinstance(value, np.ndarray):
+                raise TypeError(f"{self._where()}, the '{name}' must be a Tensor, but got {type(value).__name__}.")
+        weights, biases, labels, x = _arr(weights), _arr(biases), _arr(labels), _arr(logits)
+        if labels.dtype not in (jnp.dtype(jnp.int32), jnp.dtype(jnp.int64)):
+            raise TypeError(f"{self._where()}, the dtype of 'labels' must be int32 or int64, but got {labels.dtype}.")
+        labels = labels.astype(jnp.int32).reshape(-1, self.num_true)
+        sampled, true_count, sampled_count = self._sample(labels)
+        sampled = sampled.astype(jnp.int32)
+        true_w = jnp.take(weights, labels, axis=0)                       # (batch, num_true, dim)
+        true_logits = jnp.sum(x[:, None, :] * true_w, axis=-1) + jnp.take(biases, labels, axis=0)
+        sampled_logits = x @ jnp.take(weights, sampled, axis=0).T + jnp.take(biases, sampled, axis=0)
+        true_logits = true_logits - jnp.log(true_count)
+        sampled_logits = sampled_logits - jnp.log(sampled_count)
+        out = jnp.concatenate([true_logits, sampled_logits], axis=1)
+        targets = jnp.concatenate([jnp.full(true_logits.shape, 1.0 / self.num_true, out.dtype),
+                                   jnp.zeros(sampled_logits.shape, out.dtype)], axis=1)
+        stable = jnp.exp(out - jnp.max(out, axis=1, keepdims=True))
+        pred = stable / jnp.sum(stable, axis=1, keepdims=True)
+        return -jnp.sum(targets * jnp.log(pred + 1.0e-20), axis=1)

@@ -1,4 +1,4 @@
-"""``mindspore.common.sparse_tensor``: ``RowTensor``, a tensor given by some of its rows.
+"""``mindspore.common.sparse_tensor``: ``RowTensor``, a tensor given by some of its rows, and ``COOTensor``.
 
 A ``RowTensor`` holds ``values[i]``, the row ``indices[i]`` of a dense tensor of shape
 ``dense_shape``; the other rows are zero. MindSpore uses it for sparse gradients
@@ -20,9 +20,9 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from mindjax.common.tensor import as_array
+from mindjax.common.tensor import Tensor, as_array
 
-__all__ = ["RowTensor"]
+__all__ = ["RowTensor", "COOTensor"]
 
 
 class RowTensor:
@@ -96,3 +96,113 @@ def _rebuild(children: tuple[Any, Any], shape: tuple[int, ...]) -> RowTensor:
     obj._indices, obj._values = children
     obj._shape = shape
     return obj
+
+
+class COOTensor:
+    """A sparse tensor in coordinate format (MindSpore's ``COOTensor``): ``values[i]`` at ``indices[i]``.
+
+    The parts are arrays (a JAX pytree, so it passes through ``jit``); ``to_dense`` builds the
+    dense tensor, summing repeated coordinates. The element-wise sparse functions of
+    ``mindspore.ops`` (``coo_*``) are not implemented here.
+
+    Arguments:
+        indices: an int32/int64 Tensor ``(N, ndim)``: the coordinates of the values.
+        values: a Tensor ``(N,)``: the values.
+        shape: a tuple of ``ndim`` positive ints: the dense shape.
+        coo_tensor: another COOTensor to copy (then the other arguments must be None).
+
+    Raises:
+        TypeError: ``coo_tensor`` with the parts, parts of the wrong type.
+        ValueError: parts of inconsistent shapes.
+    """
+
+    def __init__(self, indices: Any = None, values: Any = None, shape: Any = None,
+                 coo_tensor: "COOTensor | None" = None) -> None:
+        if coo_tensor is not None:
+            if not isinstance(coo_tensor, COOTensor):
+                raise TypeError(f"For 'COOTensor', 'coo_tensor' must be a COOTensor, got {type(coo_tensor).__name__}")
+            if not (indices is None and values is None and shape is None):
+                raise TypeError("For 'COOTensor', when 'coo_tensor' is given, 'indices', 'values' and 'shape' "
+                                "must all be None")
+            indices, values, shape = coo_tensor.indices, coo_tensor.values, coo_tensor.shape
+        if not isinstance(shape, (tuple, list)) or not all(
+                isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
+            raise TypeError(f"For 'COOTensor', 'shape' must be a tuple of positive ints, got {shape!r}")
+        self._indices = as_array(indices)
+        self._values = as_array(values)
+        self._shape = tuple(int(d) for d in shape)
+        if not jnp.issubdtype(self._indices.dtype, jnp.integer):
+            raise TypeError(f"For 'COOTensor', 'indices' must be an int Tensor, got dtype {self._indices.dtype}")
+        if self._indices.ndim != 2 or self._indices.shape[1] != len(self._shape):
+            raise ValueError(f"For 'COOTensor', 'indices' must have shape (N, {len(self._shape)}), "
+                             f"got {tuple(self._indices.shape)}")
+        if self._values.ndim != 1 or self._values.shape[0] != self._indices.shape[0]:
+            raise ValueError(f"For 'COOTensor', 'values' must have shape ({self._indices.shape[0]},), "
+                             f"got {tuple(self._values.shape)}")
+
+    @property
+    def indices(self) -> Any:
+        """The coordinates, ``(N, ndim)``."""
+        return Tensor._wrap(self._indices)
+
+    @property
+    def values(self) -> Any:
+        """The values, ``(N,)``."""
+        return Tensor._wrap(self._values)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The dense shape."""
+        return self._shape
+
+    @property
+    def dtype(self) -> Any:
+        """The values' dtype."""
+        return self._values.dtype
+
+    @property
+    def size(self) -> int:
+        """The number of stored values."""
+        return int(self._values.shape[0])
+
+    @property
+    def itemsize(self) -> int:
+        """The bytes of one value."""
+        return int(self._values.dtype.itemsize)
+
+    @property
+    def ndim(self) -> int:
+        """The number of dense dimensions."""
+        return len(self._shape)
+
+    def to_dense(self) -> Any:
+        """The dense Tensor: zeros with ``values`` added at ``indices`` (repeated coordinates add up)."""
+        return Tensor._wrap(jnp.zeros(self._shape, self._values.dtype).at[tuple(self._indices.T)].add(self._values))
+
+    def to_tuple(self) -> tuple[Any, Any, tuple[int, ...]]:
+        """``(indices, values, shape)``."""
+        return self.indices, self.values, self._shape
+
+    def astype(self, dtype: Any) -> "COOTensor":
+        """The same coordinates with the values cast to ``dtype``."""
+        from mindjax.common.dtype import to_jax_dtype
+        return COOTensor(self._indices, self._values.astype(to_jax_dtype(dtype)), self._shape)
+
+    def abs(self) -> "COOTensor":
+        """The same coordinates with the absolute values."""
+        return COOTensor(self._indices, jnp.abs(self._values), self._shape)
+
+    def __repr__(self) -> str:
+        return f"COOTensor(shape={list(self._shape)}, dtype={self._values.dtype}, indices={self._indices}, " \
+               f"values={self._values})"
+
+
+def _rebuild_coo(children: tuple[Any, Any], shape: tuple[int, ...]) -> COOTensor:
+    obj = object.__new__(COOTensor)
+    obj._indices, obj._values = children
+    obj._shape = shape
+    return obj
+
+
+jax.tree_util.register_pytree_node(COOTensor, lambda c: ((c._indices, c._values), c._shape),
+                                   lambda shape, children: _rebuild_coo(children, shape))

@@ -978,13 +978,6 @@ def is_tensor(obj: Any) -> bool:
     return isinstance(obj, Tensor)
 
 
-class COOTensor:
-    """Sparse COO tensors are not supported by MindJAX."""
-
-    def __init__(self, *_: Any, **__: Any) -> None:
-        raise TypeError("COOTensor: sparse tensors are not supported by MindJAX; use a dense Tensor")
-
-
 class CSRTensor:
     """Sparse CSR tensors are not supported by MindJAX."""
 
@@ -992,6 +985,7 @@ class CSRTensor:
         raise TypeError("CSRTensor: sparse tensors are not supported by MindJAX; use a dense Tensor")
 
 
+from mindjax.common.sparse_tensor import COOTensor  # noqa: E402,F401  (it needs as_array from here)
 from mindjax.common import _tensor_methods  # noqa: E402,F401  (adds MindSpore's method set to Tensor)
 
 

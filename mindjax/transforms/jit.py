@@ -381,7 +381,9 @@ class CompiledFunction:
         if context._PARALLEL["parallel_mode"] != "stand_alone":
             self._plan_parallel(dynamic, key)
         if self._ready == len(variables) and current_tracker() is None:
-            values = self._pack_state(variables, [v._raw for v in variables])
+            # A Variable reset to its factory (RNG_STATE after set_seed) has no raw value: build it now,
+            # or the program would see None and reuse the key it was traced with.
+            values = self._pack_state(variables, [v._value if v._raw is None else v._raw for v in variables])
             try:
                 out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
             except _NewVariables as grow:

@@ -86,5 +86,23 @@ CASES: dict[str, Callable[[Any, list[Any]], Any]] = {
     # formulas once l1/l2 (or FTRL's lr_power/weight decay) are set: no parity case for those yet.
     "proximal_adagrad_groups": lambda nn, p: nn.ProximalAdagrad(_groups(p, lr=0.2), accum=0.3, learning_rate=0.1),
     "rprop_groups_schedule": lambda nn, p: nn.Rprop(_groups(p, lr=0.2), nn.ExponentialDecayLR(0.1, 0.9, 2)),
+    "lazy_adam": lambda nn, p: nn.LazyAdam(p, 0.01),
+    "lazy_adam_nesterov_wd_loss_scale": lambda nn, p: nn.LazyAdam(p, 0.01, use_nesterov=True, weight_decay=0.1,
+                                                                  loss_scale=4.0),
+    "lazy_adam_groups_schedule": lambda nn, p: nn.LazyAdam(_groups(p, lr=0.02, weight_decay=0.05),
+                                                           nn.WarmUpLR(0.01, 3)),
+    "adam_offload": lambda nn, p: nn.AdamOffload(p, 0.01),
+    "adam_offload_wd_loss_scale_groups": lambda nn, p: nn.AdamOffload(_groups(p, lr=0.02, weight_decay=0.05), 0.01,
+                                                                      beta1=0.8, eps=1e-6, loss_scale=2.0),
+    "ada_factor": lambda nn, p: nn.AdaFactor(p),
+    "ada_factor_warmup_wd": lambda nn, p: nn.AdaFactor(p, warmup_init=True, weight_decay=0.1, decay_rate=0.5),
+    # (beta1=None is in test_optim_new_parity.py: MindSpore names its placeholder 'Parameter$<n>'.)
+    "ada_factor_fixed_lr_clipped": lambda nn, p: nn.AdaFactor(p, learning_rate=0.01, relative_step=False,
+                                                              clip_threshold=0.5),
+    # MindSpore 2.10's AdaFactor fails on group learning rates (its hyper_map gets a tuple of rates).
+    "ada_factor_unscaled": lambda nn, p: nn.AdaFactor(p, learning_rate=0.02, relative_step=False,
+                                                      scale_parameter=False),
+    "ada_factor_schedule": lambda nn, p: nn.AdaFactor(p, learning_rate=nn.ExponentialDecayLR(0.05, 0.9, 2),
+                                                      relative_step=False, eps=(1e-20, 1e-2)),
 
 }

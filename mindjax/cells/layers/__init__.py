@@ -10,7 +10,8 @@ from mindjax.cells.layers.transformer import *  # noqa: F401,F403
 from mindjax.cells.layers.extra import *  # noqa: F401,F403
 from mindjax.cells.layers import (activation, basic, conv, embedding, extra, normalization, pooling, rnn,
                                   transformer)
-from mindjax.cells.layers import combined, dropout_extra, ext, linear, math_image, padding, pooling_extra, shuffle
+from mindjax.cells.layers import (combined, dropout_extra, ext, linear, math_image, padding, pooling_extra, shuffle,
+                                  sparse, thor_layer)
 from mindjax.cells.layers.math_image import *  # noqa: F401,F403
 from mindjax.cells.layers.ext import *  # noqa: F401,F403
 from mindjax.cells.layers.combined import *  # noqa: F401,F403
@@ -19,7 +20,10 @@ from mindjax.cells.layers.linear import *  # noqa: F401,F403
 from mindjax.cells.layers.padding import *  # noqa: F401,F403
 from mindjax.cells.layers.pooling_extra import *  # noqa: F401,F403
 from mindjax.cells.layers.shuffle import *  # noqa: F401,F403
+from mindjax.cells.layers.thor_layer import *  # noqa: F401,F403
+from mindjax.cells.layers.sparse import *  # noqa: F401,F403
 
 __all__ = [name for mod in (activation, basic, conv, embedding, normalization, pooling, rnn,
                             transformer, extra) for name in mod.__all__]
-__all__ += [name for mod in (combined, dropout_extra, ext, linear, math_image, padding, pooling_extra, shuffle) for name in mod.__all__]
+__all__ += [name for mod in (combined, dropout_extra, ext, linear, math_image, padding, pooling_extra, shuffle,
+                                     sparse, thor_layer) for name in mod.__all__]

@@ -26,7 +26,7 @@ from mindjax.common import dtype as mstype
 from mindjax.common.checks import check_index_range
 from mindjax.common.initializer import initializer
 
-__all__ = ["Embedding"]
+__all__ = ["Embedding", "EmbeddingLookup", "MultiFieldEmbeddingLookup"]
 
 
 def _ms_dtype_name(dtype: Any) -> str:
@@ -121,3 +121,193 @@ class Embedding(Cell):
         return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, "
                 f"use_one_hot={self.use_one_hot}, embedding_table={self.embedding_table}, "
                 f"dtype={_ms_dtype_name(self.dtype)}, padding_idx={self.padding_idx}")
+
+
+_SLICE_MODES = ("field_slice", "table_row_slice", "table_column_slice", "batch_slice")
+
+
+def _positive_int(value: Any, name: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{where}, the '{name}' must be int, but got '{type(value).__name__}'.")
+    if value <= 0:
+        raise ValueError(f"{where}, the '{name}' must be int and must > 0, but got '{value}' with type 'int'.")
+    return value
+
+
+class EmbeddingLookup(Cell):
+    """Look ids up in a table (MindSpore's ``EmbeddingLookup``, made for host-side or sharded tables).
+
+    ``target='CPU'`` is MindSpore's host lookup: ids outside ``[0, vocab_size)`` give zero
+    rows. ``target='DEVICE'`` is a gather on the device (MindSpore's ``Gather``, or
+    ``SparseGatherV2`` with ``sparse=True``): ids outside ``[0, vocab_size)`` are an error.
+    Gradients of the table are dense arrays here, whatever ``sparse`` says. In
+    (semi-)auto parallel, ``slice_mode`` names how MindSpore shards the table; here
+    GSPMD shards it, and ``field_slice`` (MindSpore's ``manual_split``) is rejected.
+
+    Arguments:
+        vocab_size: the number of rows (> 0).
+        embedding_size: the length of a row (> 0).
+        param_init: the table's initializer. Default ``'normal'``.
+        target: ``'CPU'`` or ``'DEVICE'``. Default ``'CPU'``.
+        slice_mode: ``'batch_slice'`` (default), ``'field_slice'``, ``'table_row_slice'`` or
+            ``'table_column_slice'``; read only in (semi-)auto parallel, as in MindSpore.
+        manual_shapes: the ``field_slice`` split (parallel only).
+        max_norm: clip each looked-up row to this L2 norm (a float > 0), or None.
+        sparse: MindSpore's sparse-gradient flag; must be True with ``target='CPU'``. Default True.
+        dtype: the table's dtype. Default float32.
+
+    Inputs:
+        indices: an int32/int64 Tensor of any shape.
+
+    Outputs:
+        a Tensor of shape ``indices.shape + (embedding_size,)``.
+
+    Raises:
+        TypeError: ``sparse`` not a bool, sizes not ints, ``max_norm`` not a float.
+        ValueError: sizes <= 0, ``target`` not 'CPU'/'DEVICE', ``sparse=False`` with 'CPU',
+            ``max_norm`` <= 0, an unknown ``slice_mode`` in (semi-)auto parallel.
+        NotImplementedError: ``slice_mode='field_slice'`` in (semi-)auto parallel.
+    """
+
+    BATCH_SLICE = "batch_slice"
+    FIELD_SLICE = "field_slice"
+    TABLE_ROW_SLICE = "table_row_slice"
+    TABLE_COLUMN_SLICE = "table_column_slice"
+
+    def __init__(self, vocab_size: int, embedding_size: int, param_init: Any = "normal", target: str = "CPU",
+                 slice_mode: str = "batch_slice", manual_shapes: Any = None, max_norm: float | None = None,
+                 sparse: bool = True, dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        where = f"For '{type(self).__name__}'"
+        if not isinstance(sparse, bool):
+            raise TypeError(f"{where}, the type of 'sparse' should be 'bool', but got type '{type(sparse).__name__}'.")
+        self.vocab_size = _positive_int(vocab_size, "vocab_size", where)
+        self.target = target
+        self.sparse = sparse
+        self.forward_unique = False
+        if not isinstance(target, str) or target not in ("CPU", "DEVICE"):
+            raise ValueError(f"{where}, the 'target' must be str and must be in '['CPU', 'DEVICE']', "
+                             f"but got '{target}'.")
+        if not sparse and target == "CPU":
+            raise ValueError(f"{where}, 'sparse' must be True when 'target' is \"CPU\", but got 'sparse': {sparse} "
+                             f"and 'target': {target}")
+        self.embedding_size = _positive_int(embedding_size, "embedding_size", where)
+        self.embedding_table = Parameter(
+            as_array(initializer(param_init, (self.vocab_size, self.embedding_size), dtype)), name="embedding_table")
+        self.slice_mode = slice_mode
+        self.manual_shapes = manual_shapes
+        from mindjax import context
+        if context.get_auto_parallel_context("parallel_mode") in ("semi_auto_parallel", "auto_parallel"):
+            if slice_mode not in _SLICE_MODES:
+                raise ValueError(f"{where}, the 'slice_mode' must be in {list(_SLICE_MODES)}, "
+                                 f"but got \"{slice_mode}\".")
+            if slice_mode == "field_slice":
+                raise NotImplementedError(
+                    f"{where}, slice_mode 'field_slice' splits the table by MindSpore's 'manual_split' shapes "
+                    f"{manual_shapes!r}, which GSPMD has no counterpart for: use 'table_row_slice' or "
+                    f"'table_column_slice' (or shard the table with a Layout).")
+        self.max_norm = max_norm
+        if max_norm is not None:
+            if isinstance(max_norm, bool) or not isinstance(max_norm, float):
+                raise TypeError(f"{where}, the 'max_norm' must be float, but got '{type(max_norm).__name__}'")
+            if max_norm <= 0:
+                raise ValueError(f"{where}, the 'max_norm' must be float and must > 0, but got '{max_norm}' "
+                                 f"with type 'float'.")
+
+    def _lookup(self, indices: Any, arg: str) -> jax.Array:
+        ids = jnp.asarray(as_array(indices))
+        if not jnp.issubdtype(ids.dtype, jnp.integer):
+            raise TypeError(f"{self._where()}, '{arg}' must be an int32 or int64 Tensor, got dtype {ids.dtype}")
+        if self.target == "DEVICE":
+            check_index_range("Gather", arg, ids, 0, self.vocab_size)
+        # Host lookup: ids outside the table give zero rows (MindSpore's EmbeddingLookup kernel).
+        inside = (ids >= 0) & (ids < self.vocab_size)
+        out = jnp.take(self.embedding_table._value, jnp.where(inside, ids, 0), axis=0)
+        out = jnp.where(inside[..., None], out, jnp.zeros((), out.dtype))
+        if self.max_norm is not None:
+            from mindjax.cells.layers.extra import ClipByNorm
+            out = ClipByNorm(tuple(range(ids.ndim, out.ndim)))(out, self.max_norm)
+        return out
+
+    def construct(self, indices: Any) -> jax.Array:
+        return self._lookup(indices, "indices")
+
+
+class MultiFieldEmbeddingLookup(EmbeddingLookup):
+    """Look ids up and merge them per field (MindSpore's ``MultiFieldEmbeddingLookup``).
+
+    Each looked-up row is weighted by ``input_values`` and merged into its field
+    (``field_ids``) with ``operator``: ``'SUM'``, ``'MEAN'`` (divided by the sum of
+    ``|input_values|``, 0 for an empty field) or ``'MAX'`` (entries of weight 0 are
+    left out; an empty field gives zeros).
+
+    Arguments:
+        vocab_size, embedding_size, param_init, target, slice_mode, max_norm, sparse, dtype:
+            as in :class:`EmbeddingLookup`.
+        field_size: the number of fields (> 0).
+        feature_num_list: MindSpore's ``manual_shapes`` for ``field_slice`` (parallel only).
+        operator: ``'SUM'`` (default), ``'MEAN'`` or ``'MAX'``.
+
+    Inputs:
+        input_indices: ``(batch, seq)`` int32/int64 ids.
+        input_values: ``(batch, seq)`` float32 weights.
+        field_ids: ``(batch, seq)`` int32 field of each id, in ``[0, field_size)``.
+
+    Outputs:
+        ``(batch, field_size, embedding_size)``.
+
+    Raises:
+        ValueError: ``field_size`` <= 0, an unknown ``operator``, inputs that are not 2-D.
+        TypeError: inputs of the wrong dtype.
+    """
+
+    OPERATOR_SUM = "SUM"
+    OPERATOR_MEAN = "MEAN"
+    OPERATOR_MAX = "MAX"
+
+    def __init__(self, vocab_size: int, embedding_size: int, field_size: int, param_init: Any = "normal",
+                 target: str = "CPU", slice_mode: str = "batch_slice", feature_num_list: Any = None,
+                 max_norm: float | None = None, sparse: bool = True, operator: str = "SUM",
+                 dtype: Any = mstype.float32) -> None:
+        super().__init__(vocab_size, embedding_size, param_init, target, slice_mode, feature_num_list, max_norm,
+                         sparse, dtype=dtype)
+        where = f"For '{type(self).__name__}'"
+        self.field_size = _positive_int(field_size, "field_size", where)
+        if not isinstance(operator, str) or operator not in ("SUM", "MAX", "MEAN"):
+            raise ValueError(f"{where}, the 'operator' must be str and must be in '['SUM', 'MAX', 'MEAN']', "
+                             f"but got '{operator}'.")
+        self.operator = operator
+        self.negative_inf_value = -3.402823466E+38
+
+    def _check_2d_input(self, x: Any, arg: str, dtypes: tuple[Any, ...]) -> jax.Array:
+        x = jnp.asarray(as_array(x))
+        if x.ndim != 2:
+            raise ValueError(f"For '{type(self).__name__}', the dimension of '{arg}' must be 2d, but got {x.ndim}")
+        if x.dtype not in dtypes:
+            names = ", ".join(_ms_dtype_name(d) for d in dtypes)
+            raise TypeError(f"For '{type(self).__name__}', the '{arg}' must be a Tensor of {names}, "
+                            f"but got {_ms_dtype_name(x.dtype)}")
+        return x
+
+    def construct(self, input_indices: Any, input_values: Any, field_ids: Any) -> jax.Array:
+        ids = self._check_2d_input(input_indices, "input_indices", (jnp.dtype(jnp.int32), jnp.dtype(jnp.int64)))
+        values = self._check_2d_input(input_values, "input_values", (jnp.dtype(jnp.float32),))
+        fields = self._check_2d_input(field_ids, "field_ids", (jnp.dtype(jnp.int32),))
+        batch = ids.shape[0]
+        num_segments = batch * self.field_size
+        segments = (fields + (jnp.arange(batch, dtype=jnp.int32) * self.field_size)[:, None]).reshape(-1)
+        out = self._lookup(ids, "input_indices")
+        weights = values[..., None]
+        embedding = (weights * out).reshape(-1, self.embedding_size)
+        if self.operator == "MAX":
+            embedding = embedding + (weights == 0).astype(jnp.float32).reshape(-1, 1) * self.negative_inf_value
+            merged = jax.ops.segment_max(embedding, segments, num_segments)
+            count = jax.ops.segment_sum(jnp.abs(values).reshape(-1), segments, num_segments)
+            # An empty field is 0 (MindSpore multiplies its lowest-float fill by 0).
+            merged = jnp.where((count != 0)[:, None], merged, 0.0)
+        else:
+            merged = jax.ops.segment_sum(embedding, segments, num_segments)
+            if self.operator == "MEAN":
+                count = jax.ops.segment_sum(jnp.abs(values).reshape(-1), segments, num_segments)[:, None]
+                merged = jnp.where(count != 0, merged / jnp.where(count != 0, count, 1.0), 0.0)
+        return merged.reshape(batch, self.field_size, -1)

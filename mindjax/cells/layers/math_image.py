@@ -27,7 +27,7 @@ from mindjax.ops import functional_math as _fmath
 
 __all__ = ["Moments", "ReduceLogSumExp", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag", "MatDet", "MatInverse",
            "LGamma", "DiGamma", "IGamma", "LBeta", "CentralCrop", "ImageGradients", "SSIM", "PSNR",
-           "L1Regularizer"]
+           "L1Regularizer", "MSSSIM"]
 
 
 def _is_int(v: Any) -> bool:
@@ -421,3 +421,108 @@ class CosineSimilarity(Cell):
             if not isinstance(v, (jax.Array, np.ndarray)) and not hasattr(v, "_raw"):
                 raise TypeError(f"For 'CosineSimilarity', '{name}' must be a tensor, but got {type(v)}")
         return _arr(_fmath.cosine_similarity(x1, x2, self.dim, self.eps))
+
+
+class MSSSIM(Cell):
+    """The multi-scale structural similarity of two ``NCHW`` image batches, one value per image.
+
+    At each of ``len(power_factors)`` scales the contrast-structure term ``cs`` is kept
+    (clipped at 0) and the images are halved by a 2x2 average pool; at the last scale
+    the SSIM is kept instead. The result is ``prod(term_i ** power_factors[i])``, averaged
+    over the channels. The Gaussian windows are the Parameters
+    ``multi_convs_list.<i>.weight`` (``requires_grad=False``), as in MindSpore.
+
+    Arguments:
+        max_val: the dynamic range of the pixels, > 0. Default 1.0.
+        power_factors: the weight of each scale. Default (0.0448, 0.2856, 0.3001, 0.2363, 0.1333).
+        filter_size: the Gaussian window's size, an int >= 1. Default 11.
+        filter_sigma: the Gaussian's standard deviation, a float > 0. Default 1.5.
+        k1, k2: the luminance and contrast constants. Defaults 0.01, 0.03.
+
+    Inputs:
+        img1, img2: 4-D Tensors of one shape and dtype (float64, float32, float16 or uint8),
+            large enough for the window at the coarsest scale.
+
+    Outputs:
+        a float32 Tensor of shape ``(N,)``.
+
+    Raises:
+        TypeError: arguments of the wrong type, inputs of another dtype.
+        ValueError: arguments out of range, inputs not 4-D or of different shapes.
+    """
+
+    def __init__(self, max_val: float = 1.0,
+                 power_factors: tuple[float, ...] = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333),
+                 filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01, k2: float = 0.03) -> None:
+        super().__init__()
+        from mindjax.cells.containers import CellList
+        from mindjax.cells.layers.conv import Conv2d
+        from mindjax.common.tensor import Tensor
+        where = "For 'MSSSIM'"
+        if isinstance(max_val, bool) or not isinstance(max_val, (int, float)):
+            raise TypeError(f"{where}, the type of 'max_val' should be one of '['int', 'float']', "
+                            f"but got type '{type(max_val).__name__}'.")
+        if max_val <= 0:
+            raise ValueError(f"{where}, the argument 'max_val' must > 0.0, but got {max_val}.")
+        self.max_val = max_val
+        if not isinstance(power_factors, (tuple, list)):
+            raise TypeError(f"{where}, the type of 'power_factors' should be one of '['tuple', 'list']', "
+                            f"but got type '{type(power_factors).__name__}'.")
+        if not _is_int(filter_size):
+            raise TypeError(f"{where}, the 'filter_size' must be int, but got '{type(filter_size).__name__}'")
+        if filter_size < 1:
+            raise ValueError(f"{where}, the 'filter_size' must be int and must >= 1, but got '{filter_size}' "
+                             f"with type 'int'.")
+        if isinstance(filter_sigma, bool) or not isinstance(filter_sigma, float):
+            raise TypeError(f"{where}, the 'filter_sigma' must be float, but got '{type(filter_sigma).__name__}'")
+        if filter_sigma <= 0:
+            raise ValueError(f"{where}, the 'filter_sigma' must be float and must > 0, but got '{filter_sigma}' "
+                             f"with type 'float'.")
+        for name, value in (("k1", k1), ("k2", k2)):
+            if not isinstance(value, float):
+                raise TypeError(f"{where}, the type of '{name}' should be 'float', but got type "
+                                f"'{type(value).__name__}'.")
+        self.filter_size, self.filter_sigma, self.k1, self.k2 = int(filter_size), filter_sigma, k1, k2
+        window = Tensor(_gaussian_window(self.filter_size, filter_sigma))
+        self.level = len(power_factors)
+        convs = []
+        for _ in range(self.level):
+            conv = Conv2d(1, 1, self.filter_size, pad_mode="valid", weight_init=window)
+            conv.weight.requires_grad = False
+            convs.append(conv)
+        self.multi_convs_list = CellList(convs)
+        self.weight_tensor = jnp.asarray(power_factors, jnp.float32)
+
+    def construct(self, img1: Any, img2: Any) -> jax.Array:
+        img1, img2 = _arr(img1), _arr(img2)
+        for name, img in (("img1", img1), ("img2", img2)):
+            if img.ndim != 4:
+                raise ValueError(f"For 'MSSSIM', the dimension of '{name}' must be 4d, but got {img.ndim}.")
+        _check_float_input("MSSSIM", "img1", img1, (jnp.float64, jnp.float32, jnp.float16, jnp.uint8))
+        _check_pair("MSSSIM", img1, img2)
+        dmax = _dtype_max(img1.dtype)
+        max_val = float(self.max_val) / dmax if dmax > 1.0 else float(self.max_val)
+        x, y = _to_float(img1, dmax), _to_float(img2, dmax)
+        c1, c2 = (self.k1 * max_val) ** 2, (self.k2 * max_val) ** 2
+        terms = []
+        ssim = None
+        for i in range(self.level):
+            n, c, h, w = x.shape
+            if min(h, w) < self.filter_size:
+                raise ValueError(f"For 'MSSSIM', the images at scale {i} are {h}x{w}, smaller than the window "
+                                 f"(filter_size {self.filter_size}): give images of at least "
+                                 f"{self.filter_size * 2 ** (self.level - 1)} pixels a side")
+            conv = self.multi_convs_list[i]
+
+            def blur(v: jax.Array) -> jax.Array:
+                return _arr(conv(v.reshape(n * c, 1, h, w))).reshape(n, c, h - self.filter_size + 1, -1)
+
+            mu1, mu2 = blur(x), blur(y)
+            s11, s22, s12 = blur(x * x) - mu1 * mu1, blur(y * y) - mu2 * mu2, blur(x * y) - mu1 * mu2
+            v1, v2 = 2 * s12 + c2, s11 + s22 + c2
+            ssim = jnp.mean(((2 * mu1 * mu2 + c1) * v1) / ((mu1 * mu1 + mu2 * mu2 + c1) * v2), axis=(2, 3))
+            terms.append(jax.nn.relu(jnp.mean(v1 / v2, axis=(2, 3))))
+            x, y = (v[:, :, :h // 2 * 2, :w // 2 * 2].reshape(n, c, h // 2, 2, w // 2, 2).mean(axis=(3, 5))
+                    for v in (x, y))
+        stacked = jnp.stack(terms[:-1] + [jax.nn.relu(ssim)], axis=-1)
+        return jnp.mean(jnp.prod(jnp.power(stacked, self.weight_tensor), axis=-1), axis=-1)

@@ -46,7 +46,13 @@ def opt_init_args_register(fn: Callable[..., None]) -> Callable[..., None]:
         if "params" in arguments:
             self.init_params = {"params": arguments.pop("params")}
         if "optimizer" in arguments:
-            self.init_params = {"params": arguments.pop("optimizer").init_params["params"]}
+            # A wrapped optimizer without recorded arguments gives its Parameters; a non-optimizer
+            # gives nothing here and is rejected by the wrapper's own type check.
+            inner = arguments.pop("optimizer")
+            if "init_params" in getattr(inner, "__dict__", {}):
+                self.init_params = {"params": inner.init_params["params"]}
+            elif hasattr(inner, "parameters") and not callable(inner.parameters):
+                self.init_params = {"params": list(inner.parameters)}
         if "learning_rate" in arguments:
             lr = arguments.pop("learning_rate")
             if hasattr(lr, "construct"):  # a schedule Cell

@@ -4,7 +4,7 @@ The implementations live in :mod:`mindjax.cells.layers`; these modules only name
 MindSpore's user code imports them from (``from mindspore.nn.layer.conv import Conv2d``).
 """
 from mindjax.nn.layer import (activation, basic, combined, container, conv, embedding, image, math, normalization,
-                              padding, pooling, rnn_cells, rnns, timedistributed, transformer)
+                              padding, pooling, rnn_cells, rnns, thor_layer, timedistributed, transformer)
 from mindjax.nn.layer.activation import (CELU, ELU, FastGelu, GELU, get_activation, GLU, Hardtanh, HShrink,
                                          HSigmoid, HSwish, LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU,
                                          ReLU6, SeLU, Sigmoid, SiLU, Softmax, Softmax2d, Softmin, SoftShrink,
@@ -28,7 +28,7 @@ from mindjax.nn.layer.transformer import (MultiheadAttention, Transformer, Trans
 # Every family module's names, also those added with the newer layers.
 globals().update({name: getattr(module, name) for module in (activation, normalization, container, conv, rnn_cells,
                                                               rnns, basic, embedding, pooling, math, image, padding, combined,
-                                                              timedistributed,
+                                                              timedistributed, thor_layer,
                                                               transformer)
                   for name in module.__all__})
 

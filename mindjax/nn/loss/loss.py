@@ -15,4 +15,6 @@ __all__ = ["CTCLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MAELoss", "Margi
 __all__ += ["L1LossExt"]
 from mindjax.cells.loss_extra import MultilabelMarginLoss, TripletMarginWithDistanceLoss  # noqa: E402
 
-__all__ += ["MultilabelMarginLoss", "TripletMarginWithDistanceLoss"]
+from mindjax.cells.loss_extra import SampledSoftmaxLoss  # noqa: E402
+
+__all__ += ["MultilabelMarginLoss", "TripletMarginWithDistanceLoss", "SampledSoftmaxLoss"]

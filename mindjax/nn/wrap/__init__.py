@@ -1,7 +1,8 @@
 """``mindspore.nn.wrap``: the training wrappers, by MindSpore module."""
 from mindjax.nn.wrap import cell_wrapper, grad_reducer, loss_scale
-from mindjax.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GradAccumulationCell, MicroBatchInterleaved,
-                                          PipelineCell, TrainOneStepCell, WithEvalCell, WithGradCell, WithLossCell)
+from mindjax.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GetNextSingleOp, GradAccumulationCell,
+                                          MicroBatchInterleaved, ParameterUpdate, PipelineCell, TrainOneStepCell,
+                                          VirtualDatasetCellTriple, WithEvalCell, WithGradCell, WithLossCell)
 from mindjax.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradReducer
 from mindjax.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                                         TrainOneStepWithLossScaleCell)

@@ -13,7 +13,7 @@ import jax
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.sparse_tensor import RowTensor
+from mindjax.common.sparse_tensor import COOTensor, RowTensor
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.ops.primitives import Primitive
@@ -27,7 +27,7 @@ def _is_tensor(x: Any) -> bool:
 
 
 def _never(x: Any) -> bool:
-    """MindSpore types that have no values here (COOTensor, CSRTensor, MapTensor ...)."""
+    """MindSpore types that have no values here (CSRTensor, MapTensor ...)."""
     return False
 
 
@@ -51,7 +51,7 @@ _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "Function": callable,
     "None": lambda x: x is None,
     "RowTensor": lambda x: isinstance(x, RowTensor),
-    "COOTensor": _never,
+    "COOTensor": lambda x: isinstance(x, COOTensor),
     "CSRTensor": _never,
     "MapTensor": _never,
     "Keyword": _never,

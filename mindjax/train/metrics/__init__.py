@@ -19,12 +19,13 @@ from mindjax.train.metrics.hausdorff_distance import HausdorffDistance
 from mindjax.train.metrics.mean_surface_distance import MeanSurfaceDistance
 from mindjax.train.metrics.root_mean_square_surface_distance import RootMeanSquareDistance
 from mindjax.train.metrics.roc import ROC, auc
+from mindjax.train.metrics.occlusion_sensitivity import OcclusionSensitivity
 
 __all__ = ["Metric", "rearrange_inputs", "Accuracy", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
            "Top5CategoricalAccuracy", "Precision", "Recall", "Fbeta", "F1", "MAE", "MSE", "Loss",
            "ConfusionMatrix", "ConfusionMatrixMetric", "Dice", "Perplexity", "CosineSimilarity", "BleuScore",
            "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance", "ROC", "auc", "names", "get_metric_fn",
-           "get_metrics"]
+           "get_metrics", "OcclusionSensitivity"]
 
 _FACTORY: dict[str, type] = {
     "accuracy": Accuracy, "acc": Accuracy, "precision": Precision, "recall": Recall, "F1": F1,
