@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common import random as _random
-from mindjax.common.tensor import as_array
+from mindjax.common.tensor import Tensor, as_array
 from mindjax.ops import functional as F
 from mindjax.ops.function import nn_func as N
 from mindjax.ops.operations._base import Primitive, check_bool, check_int, op_primitive, record
@@ -665,3 +665,823 @@ class CTCLossV2(Primitive):
     def __call__(self, log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any) -> tuple[Any, Any]:
         return N.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                           self.zero_infinity)
+
+
+# --- optimizer updates --------------------------------------------------------------------------
+# MindSpore's Apply*/Sparse*/Fused* Primitives update their Parameter (or Tensor) inputs in place and
+# return the new values. Here each one computes the new state from arrays and writes it back through
+# ``F.assign``: eagerly that sets the Parameter; inside a compiled Cell the write is part of the
+# program's state update, as for ``Assign``.
+
+def _write_back(target: Any, value: jax.Array) -> jax.Array:
+    value = value.astype(as_array(target).dtype)
+    if isinstance(target, Tensor):
+        F.assign(target, value)
+    return value
+
+
+def _update_scalar(prim: str, name: str, value: Any, dtype: Any) -> jax.Array:
+    a = as_array(value)
+    if a.size != 1:
+        raise ValueError(f"For '{prim}', '{name}' must be a scalar, but got a tensor of shape {a.shape}.")
+    return a.reshape(()).astype(dtype)
+
+
+def _sparse_rows(prim: str, var: jax.Array, grad: jax.Array, indices: Any) -> tuple[jax.Array, jax.Array]:
+    """The gradient rows summed per index into ``var``'s shape, and the mask of the rows they touch."""
+    idx = as_array(indices)
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For '{prim}', 'indices' must be an int32 or int64 tensor, but got {idx.dtype}.")
+    if idx.ndim != 1:
+        raise ValueError(f"For '{prim}', 'indices' must be 1-D, but got shape {idx.shape}.")
+    expected = idx.shape + var.shape[1:]
+    if grad.shape != expected:
+        raise ValueError(f"For '{prim}', 'grad' must have shape {expected} (indices' length, then var's shape "
+                         f"without its first dimension), but got {grad.shape}.")
+    dense = jnp.zeros(var.shape, grad.dtype).at[idx].add(grad, mode="drop")
+    touched = jnp.zeros(var.shape[:1], bool).at[idx].set(True, mode="drop")
+    return dense, touched.reshape(var.shape[:1] + (1,) * (var.ndim - 1))
+
+
+class _ApplyOptimizer(Primitive):
+    """An optimizer update: ``_inputs`` are the call's arguments, ``_slots`` the ones written back
+    (and returned, in that order; ``_returns`` of them). ``_scalars`` must be scalars; ``_sparse``
+    ops take ``grad`` rows at ``indices`` and update only those rows."""
+
+    _inputs: tuple[str, ...] = ()
+    _slots: tuple[str, ...] = ("var",)
+    _scalars: tuple[str, ...] = ()
+    _returns: int | None = None
+    _sparse = False
+    _lazy = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._strategy_inputs = len(cls._inputs)
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        record(self, use_locking=check_bool(self.name, "use_locking", use_locking))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        names = self._inputs
+        if len(args) > len(names) or set(kwargs) - set(names[len(args):]):
+            raise TypeError(f"For '{self.name}', the inputs are {', '.join(names)}, but got {len(args)} positional "
+                            f"and keyword arguments {sorted(kwargs)}.")
+        given = dict(zip(names, args), **kwargs)
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise TypeError(f"For '{self.name}', missing input(s): {', '.join(missing)}.")
+        first = names[0]
+        var = as_array(given[first])
+        if not jnp.issubdtype(var.dtype, jnp.inexact):
+            raise TypeError(f"For '{self.name}', '{first}' must be a float tensor, but got {var.dtype}.")
+        arrays: dict[str, Any] = {}
+        for n in names:
+            if n in self._scalars:
+                arrays[n] = _update_scalar(self.name, n, given[n], var.dtype)
+            elif n == "indices":
+                continue
+            elif n == "global_step":
+                arrays[n] = _update_scalar(self.name, n, given[n], jnp.int32).astype(var.dtype)
+            else:
+                a = as_array(given[n])
+                if not (self._sparse and n == "grad") and a.shape != var.shape:
+                    raise ValueError(f"For '{self.name}', '{n}' must have the shape of '{first}' {var.shape}, "
+                                     f"but got {a.shape}.")
+                arrays[n] = a.astype(var.dtype)
+        if self._sparse:
+            dense, touched = _sparse_rows(self.name, var, arrays["grad"], given["indices"])
+            arrays["grad"] = dense
+            new = self._update(**arrays)
+            if self._lazy:
+                new = tuple(jnp.where(touched, v, arrays[s]) for s, v in zip(self._slots, new))
+        else:
+            new = self._update(**arrays)
+        out = tuple(_write_back(given[s], v) for s, v in zip(self._slots, new))
+        count = self._returns if self._returns is not None else len(out)
+        return out[0] if count == 1 else out[:count]
+
+    def _update(self, **arrays: jax.Array) -> tuple[jax.Array, ...]:
+        raise NotImplementedError
+
+
+class ApplyMomentum(_ApplyOptimizer):
+    """Momentum: ``accumulation = momentum * accumulation + gradient * gradient_scale``, then
+    ``variable -= learning_rate * accumulation`` (with Nesterov:
+    ``variable -= learning_rate * (gradient + momentum * accumulation)``).
+
+    Arguments:
+        use_nesterov: use Nesterov momentum. Default: ``False``.
+        use_locking: accepted for compatibility. Default: ``False``.
+        gradient_scale: the gradient's scale. Default: ``1.0``.
+
+    Call: ``ApplyMomentum()(variable, accumulation, learning_rate, gradient, momentum)`` -> the new variable;
+    ``variable`` and ``accumulation`` are updated in place.
+    """
+
+    _inputs = ("variable", "accumulation", "learning_rate", "gradient", "momentum")
+    _slots = ("variable", "accumulation")
+    _scalars = ("learning_rate", "momentum")
+    _returns = 1
+
+    def __init__(self, use_nesterov: bool = False, use_locking: bool = False, gradient_scale: float = 1.0) -> None:
+        super().__init__(use_locking)
+        if not isinstance(gradient_scale, float):
+            raise TypeError(f"For '{self.name}', 'gradient_scale' must be a float, but got "
+                            f"{type(gradient_scale).__name__}.")
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov), gradient_scale=gradient_scale)
+
+    def _update(self, variable, accumulation, learning_rate, gradient, momentum):  # type: ignore[override]
+        g = gradient * self.gradient_scale
+        accum = accumulation * momentum + g
+        step = (g + accum * momentum) if self.use_nesterov else accum
+        return variable - learning_rate * step, accum
+
+
+class ApplyKerasMomentum(_ApplyOptimizer):
+    """Keras momentum: ``accum = accum * momentum - grad * lr``; ``var += accum`` (with Nesterov:
+    ``var += accum * momentum - grad * lr``).
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+        use_nesterov: use Nesterov momentum. Default: ``False``.
+
+    Call: ``ApplyKerasMomentum()(var, accum, lr, grad, momentum)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "grad", "momentum")
+    _slots = ("var", "accum")
+    _scalars = ("lr", "momentum")
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov))
+
+    def _update(self, var, accum, lr, grad, momentum):  # type: ignore[override]
+        accum = accum * momentum - grad * lr
+        return (var + accum * momentum - grad * lr) if self.use_nesterov else var + accum, accum
+
+
+def _adagrad(var: jax.Array, accum: jax.Array, lr: Any, grad: jax.Array, epsilon: float | None,
+             update_slots: bool) -> tuple[jax.Array, jax.Array]:
+    if update_slots:
+        accum = accum + grad * grad
+    root = jnp.sqrt(accum)
+    return var - lr * grad / (root if epsilon is None else root + epsilon), accum
+
+
+class ApplyAdagrad(_ApplyOptimizer):
+    """Adagrad: ``accum += grad ** 2``; ``var -= lr * grad / sqrt(accum)``.
+
+    Arguments:
+        update_slots: update ``accum``. Default: ``True``.
+
+    Call: ``ApplyAdagrad()(var, accum, lr, grad)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "grad")
+    _slots = ("var", "accum")
+    _scalars = ("lr",)
+
+    def __init__(self, update_slots: bool = True) -> None:
+        super().__init__()
+        record(self, update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, lr, grad):  # type: ignore[override]
+        return _adagrad(var, accum, lr, grad, None, self.update_slots)
+
+
+class ApplyAdagradV2(_ApplyOptimizer):
+    """Adagrad with ``epsilon``: ``accum += grad ** 2``; ``var -= lr * grad / (sqrt(accum) + epsilon)``.
+
+    Arguments:
+        epsilon: a small float added to the denominator.
+        update_slots: update ``accum``. Default: ``True``.
+
+    Call: ``ApplyAdagradV2(epsilon)(var, accum, lr, grad)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "grad")
+    _slots = ("var", "accum")
+    _scalars = ("lr",)
+
+    def __init__(self, epsilon: float, update_slots: bool = True) -> None:
+        super().__init__()
+        record(self, epsilon=_float_attr(self.name, "epsilon", epsilon),
+               update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, lr, grad):  # type: ignore[override]
+        return _adagrad(var, accum, lr, grad, self.epsilon, self.update_slots)
+
+
+def _float_attr(prim: str, name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise TypeError(f"For '{prim}', '{name}' must be a float, but got {type(value).__name__}.")
+    return float(value)
+
+
+class ApplyAdaMax(_ApplyOptimizer):
+    """AdaMax: ``m = beta1 * m + (1 - beta1) * grad``; ``v = max(beta2 * v, |grad|)``;
+    ``var -= lr / (1 - beta1_power) * m / (v + epsilon)``.
+
+    Call: ``ApplyAdaMax()(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)`` -> ``(var, m, v)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad")
+    _slots = ("var", "m", "v")
+    _scalars = ("beta1_power", "lr", "beta1", "beta2", "epsilon")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[override]
+        m = beta1 * m + (1 - beta1) * grad
+        v = jnp.maximum(beta2 * v, jnp.abs(grad))
+        return var - lr / (1 - beta1_power) * m / (v + epsilon), m, v
+
+
+def _adadelta(var, accum, accum_update, lr, rho, epsilon, grad):  # type: ignore[no-untyped-def]
+    accum = rho * accum + (1 - rho) * grad * grad
+    update = jnp.sqrt(accum_update + epsilon) * grad / jnp.sqrt(accum + epsilon)
+    accum_update = rho * accum_update + (1 - rho) * update * update
+    return var - lr * update, accum, accum_update
+
+
+class ApplyAdadelta(_ApplyOptimizer):
+    """Adadelta: ``accum = rho * accum + (1 - rho) * grad ** 2``;
+    ``update = sqrt(accum_update + epsilon) * grad / sqrt(accum + epsilon)``;
+    ``accum_update = rho * accum_update + (1 - rho) * update ** 2``; ``var -= lr * update``.
+
+    Call: ``ApplyAdadelta()(var, accum, accum_update, lr, rho, epsilon, grad)`` -> ``(var, accum, accum_update)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
+    _slots = ("var", "accum", "accum_update")
+    _scalars = ("lr", "rho", "epsilon")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, accum, accum_update, lr, rho, epsilon, grad):  # type: ignore[override]
+        return _adadelta(var, accum, accum_update, lr, rho, epsilon, grad)
+
+
+class ApplyRMSProp(_ApplyOptimizer):
+    """RMSProp: ``mean_square = decay * mean_square + (1 - decay) * grad ** 2``;
+    ``moment = momentum * moment + learning_rate * grad / sqrt(mean_square + epsilon)``; ``var -= moment``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyRMSProp()(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)`` -> the
+    new ``var``; ``var``, ``mean_square`` and ``moment`` are updated in place.
+    """
+
+    _inputs = ("var", "mean_square", "moment", "learning_rate", "grad", "decay", "momentum", "epsilon")
+    _slots = ("var", "mean_square", "moment")
+    _scalars = ("learning_rate", "decay", "momentum", "epsilon")
+    _returns = 1
+
+    def _update(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):  # type: ignore[override]
+        mean_square = decay * mean_square + (1 - decay) * grad * grad
+        moment = momentum * moment + learning_rate * grad / jnp.sqrt(mean_square + epsilon)
+        return var - moment, mean_square, moment
+
+
+class ApplyCenteredRMSProp(_ApplyOptimizer):
+    """Centered RMSProp: as :class:`ApplyRMSProp`, with ``mean_gradient = decay * mean_gradient +
+    (1 - decay) * grad`` subtracted (squared) from the mean square in the denominator.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyCenteredRMSProp()(var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum,
+    epsilon)`` -> the new ``var``; ``var`` and the three slots are updated in place.
+    """
+
+    _inputs = ("var", "mean_gradient", "mean_square", "moment", "grad", "learning_rate", "decay", "momentum",
+               "epsilon")
+    _slots = ("var", "mean_gradient", "mean_square", "moment")
+    _scalars = ("learning_rate", "decay", "momentum", "epsilon")
+    _returns = 1
+
+    def _update(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum,  # type: ignore[override]
+                epsilon):
+        mean_gradient = decay * mean_gradient + (1 - decay) * grad
+        mean_square = decay * mean_square + (1 - decay) * grad * grad
+        moment = momentum * moment + learning_rate * grad / jnp.sqrt(mean_square - mean_gradient ** 2 + epsilon)
+        return var - moment, mean_gradient, mean_square, moment
+
+
+class ApplyGradientDescent(_ApplyOptimizer):
+    """``var -= alpha * delta``. Call: ``ApplyGradientDescent()(var, alpha, delta)`` -> the new ``var``,
+    updated in place."""
+
+    _inputs = ("var", "alpha", "delta")
+    _scalars = ("alpha",)
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, alpha, delta):  # type: ignore[override]
+        return (var - alpha * delta,)
+
+
+def _proximal(prox: jax.Array, lr: Any, l1: Any, l2: Any) -> jax.Array:
+    return jnp.sign(prox) / (1 + lr * l2) * jnp.maximum(jnp.abs(prox) - lr * l1, 0)
+
+
+class ApplyProximalGradientDescent(_ApplyOptimizer):
+    """Proximal gradient descent: ``prox = var - alpha * delta``;
+    ``var = sign(prox) / (1 + alpha * l2) * max(|prox| - alpha * l1, 0)``.
+
+    Call: ``ApplyProximalGradientDescent()(var, alpha, l1, l2, delta)`` -> the new ``var``, updated in place.
+    """
+
+    _inputs = ("var", "alpha", "l1", "l2", "delta")
+    _scalars = ("alpha", "l1", "l2")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, alpha, l1, l2, delta):  # type: ignore[override]
+        return (_proximal(var - alpha * delta, alpha, l1, l2),)
+
+
+def _proximal_adagrad(var, accum, lr, l1, l2, grad):  # type: ignore[no-untyped-def]
+    accum = accum + grad * grad
+    step = lr / jnp.sqrt(accum)  # the proximal step uses the per-element learning rate
+    return _proximal(var - step * grad, step, l1, l2), accum
+
+
+class ApplyProximalAdagrad(_ApplyOptimizer):
+    """Proximal Adagrad: ``accum += grad ** 2``; with ``step = lr / sqrt(accum)``, ``prox = var - step * grad``;
+    ``var = sign(prox) / (1 + step * l2) * max(|prox| - step * l1, 0)``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyProximalAdagrad()(var, accum, lr, l1, l2, grad)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "l1", "l2", "grad")
+    _slots = ("var", "accum")
+    _scalars = ("lr", "l1", "l2")
+
+    def _update(self, var, accum, lr, l1, l2, grad):  # type: ignore[override]
+        return _proximal_adagrad(var, accum, lr, l1, l2, grad)
+
+
+def _sign_update(m: jax.Array, grad: jax.Array, beta: Any) -> tuple[jax.Array, jax.Array]:
+    m = beta * m + (1 - beta) * grad
+    return m, jnp.sign(grad) * jnp.sign(m)
+
+
+class ApplyAddSign(_ApplyOptimizer):
+    """AddSign: ``m = beta * m + (1 - beta) * grad``;
+    ``var -= lr * (alpha + sign_decay * sign(grad) * sign(m)) * grad``.
+
+    Call: ``ApplyAddSign()(var, m, lr, alpha, sign_decay, beta, grad)`` -> ``(var, m)``, both updated in place.
+    """
+
+    _inputs = ("var", "m", "lr", "alpha", "sign_decay", "beta", "grad")
+    _slots = ("var", "m")
+    _scalars = ("lr", "alpha", "sign_decay", "beta")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, m, lr, alpha, sign_decay, beta, grad):  # type: ignore[override]
+        m, agree = _sign_update(m, grad, beta)
+        return var - lr * (alpha + sign_decay * agree) * grad, m
+
+
+class ApplyPowerSign(_ApplyOptimizer):
+    """PowerSign: ``m = beta * m + (1 - beta) * grad``;
+    ``var -= lr * exp(logbase * sign_decay * sign(grad) * sign(m)) * grad``.
+
+    Call: ``ApplyPowerSign()(var, m, lr, logbase, sign_decay, beta, grad)`` -> ``(var, m)``, both updated in place.
+    """
+
+    _inputs = ("var", "m", "lr", "logbase", "sign_decay", "beta", "grad")
+    _slots = ("var", "m")
+    _scalars = ("lr", "logbase", "sign_decay", "beta")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, m, lr, logbase, sign_decay, beta, grad):  # type: ignore[override]
+        m, agree = _sign_update(m, grad, beta)
+        return var - lr * jnp.exp(logbase * sign_decay * agree) * grad, m
+
+
+def _ftrl(var, accum, linear, grad, lr, l1, l2, lr_power, l2_shrinkage=0.0):  # type: ignore[no-untyped-def]
+    shrunk = grad + 2 * l2_shrinkage * var
+    new_accum = accum + grad * grad
+    sigma = (new_accum ** -lr_power - accum ** -lr_power) / lr
+    linear = linear + shrunk - sigma * var
+    quadratic = new_accum ** -lr_power / lr + 2 * l2
+    var = jnp.where(jnp.abs(linear) > l1, (jnp.sign(linear) * l1 - linear) / quadratic, 0)
+    return var, new_accum, linear
+
+
+class ApplyFtrl(_ApplyOptimizer):
+    """FTRL-proximal: the update of :class:`mindspore.nn.FTRL` on ``var``, ``accum`` and ``linear``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyFtrl()(var, accum, linear, grad, lr, l1, l2, lr_power)`` -> the new ``var``; the three are
+    updated in place.
+    """
+
+    _inputs = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power")
+    _slots = ("var", "accum", "linear")
+    _scalars = ("lr", "l1", "l2", "lr_power")
+    _returns = 1
+
+    def _update(self, var, accum, linear, grad, lr, l1, l2, lr_power):  # type: ignore[override]
+        return _ftrl(var, accum, linear, grad, lr, l1, l2, lr_power)
+
+
+def _adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, nesterov):  # type: ignore[no-untyped-def]
+    m = beta1 * m + (1 - beta1) * grad
+    v = beta2 * v + (1 - beta2) * grad * grad
+    lr_t = lr * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    step = (m * beta1 + (1 - beta1) * grad) if nesterov else m
+    return var - lr_t * step / (jnp.sqrt(v) + epsilon), m, v
+
+
+class ApplyAdamWithAmsgrad(_ApplyOptimizer):
+    """Adam with AMSGrad: Adam's moments, ``vhat = max(vhat, v)`` in the denominator.
+
+    Arguments:
+        beta1: Default: ``0.9``. beta2: Default: ``0.999``. epsilon: Default: ``1e-8``.
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyAdamWithAmsgrad()(var, m, v, vhat, beta1_power, beta2_power, lr, grad)`` ->
+    ``(var, m, v, vhat)``, all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "grad")
+    _slots = ("var", "m", "v", "vhat")
+    _scalars = ("beta1_power", "beta2_power", "lr")
+
+    def __init__(self, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+                 use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, beta1=_float_attr(self.name, "beta1", beta1), beta2=_float_attr(self.name, "beta2", beta2),
+               epsilon=_float_attr(self.name, "epsilon", epsilon))
+
+    def _update(self, var, m, v, vhat, beta1_power, beta2_power, lr, grad):  # type: ignore[override]
+        return _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, self.beta1, self.beta2, self.epsilon, grad)
+
+
+def _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[no-untyped-def]
+    m = beta1 * m + (1 - beta1) * grad
+    v = beta2 * v + (1 - beta2) * grad * grad
+    vhat = jnp.maximum(vhat, v)
+    lr_t = lr * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    return var - lr_t * m / (jnp.sqrt(vhat) + epsilon), m, v, vhat
+
+
+class ApplyAdamWithAmsgradV2(_ApplyOptimizer):
+    """Adam with AMSGrad, ``beta1``, ``beta2`` and ``epsilon`` given as inputs.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyAdamWithAmsgradV2()(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)``
+    -> ``(var, m, v, vhat)``, all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad")
+    _slots = ("var", "m", "v", "vhat")
+    _scalars = ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+
+    def _update(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[override]
+        return _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
+
+
+class ApplyAdagradDA(_ApplyOptimizer):
+    """Adagrad dual averaging: ``grad_accum += grad``; ``grad_squared_accum += grad ** 2``;
+    ``var = -lr * shrink(grad_accum, l1 * global_step) / (l2 * global_step * lr + sqrt(grad_squared_accum))``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyAdagradDA()(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,
+    global_step)`` -> the new ``var``; the three are updated in place.
+    """
+
+    _inputs = ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad", "lr", "l1", "l2",
+               "global_step")
+    _slots = ("var", "gradient_accumulator", "gradient_squared_accumulator")
+    _scalars = ("lr", "l1", "l2")
+    _returns = 1
+
+    def _update(self, var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,  # type: ignore[override]
+                global_step):
+        acc = gradient_accumulator + grad
+        sq = gradient_squared_accumulator + grad * grad
+        shrunk = jnp.where(l1 > 0, jnp.sign(acc) * jnp.maximum(jnp.abs(acc) - l1 * global_step, 0), acc)
+        return -lr * shrunk / (l2 * global_step * lr + jnp.sqrt(sq)), acc, sq
+
+
+class Adam(_ApplyOptimizer):
+    """Adam: ``m = beta1 * m + (1 - beta1) * g``; ``v = beta2 * v + (1 - beta2) * g ** 2``;
+    ``var -= lr * sqrt(1 - beta2_power) / (1 - beta1_power) * m / (sqrt(v) + epsilon)``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+        use_nesterov: use Nesterov momentum. Default: ``False``.
+
+    Call: ``Adam()(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient)`` -> ``(var, m, v)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "gradient")
+    _slots = ("var", "m", "v")
+    _scalars = ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov))
+
+    def _update(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):  # type: ignore[override]
+        return _adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, self.use_nesterov)
+
+
+class AdamWeightDecay(_ApplyOptimizer):
+    """Adam with decoupled weight decay: ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``AdamWeightDecay()(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)`` -> ``(var, m, v)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "lr", "beta1", "beta2", "epsilon", "decay", "gradient")
+    _slots = ("var", "m", "v")
+    _scalars = ("lr", "beta1", "beta2", "epsilon", "decay")
+
+    def _update(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):  # type: ignore[override]
+        m = beta1 * m + (1 - beta1) * gradient
+        v = beta2 * v + (1 - beta2) * gradient * gradient
+        return var - lr * (m / (jnp.sqrt(v) + epsilon) + decay * var), m, v
+
+
+class SGD(_ApplyOptimizer):
+    """Stochastic gradient descent with momentum, dampening, weight decay and Nesterov (PyTorch's SGD).
+
+    ``stat`` marks the first step (non-zero): there ``accum = gradient``, later
+    ``accum = momentum * accum + (1 - dampening) * gradient``; ``stat`` is then zero.
+
+    Arguments:
+        dampening: Default: ``0.0``. weight_decay: Default: ``0.0``. nesterov: Default: ``False``.
+
+    Call: ``SGD()(parameters, gradient, learning_rate, accum, momentum, stat)`` -> the new ``parameters``;
+    ``parameters``, ``accum`` and ``stat`` are updated in place.
+    """
+
+    _inputs = ("parameters", "gradient", "learning_rate", "accum", "momentum", "stat")
+    _slots = ("parameters", "accum", "stat")
+    _scalars = ("learning_rate", "momentum")
+    _returns = 1
+
+    def __init__(self, dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False) -> None:
+        Primitive.__init__(self)
+        for arg, value in (("dampening", dampening), ("weight_decay", weight_decay)):
+            if not isinstance(value, float):
+                raise TypeError(f"For '{self.name}', '{arg}' must be a float, but got {type(value).__name__}.")
+        if nesterov and dampening != 0:
+            raise ValueError(f"For '{self.name}', 'dampening' must be 0 when 'nesterov' is True, but got {dampening}.")
+        record(self, dampening=dampening, weight_decay=weight_decay,
+               nesterov=check_bool(self.name, "nesterov", nesterov))
+
+    def _update(self, parameters, gradient, learning_rate, accum, momentum, stat):  # type: ignore[override]
+        g = gradient + self.weight_decay * parameters
+        accum = jnp.where(stat > 0, g, momentum * accum + (1 - self.dampening) * g)
+        step = g + momentum * accum if self.nesterov else accum
+        return parameters - learning_rate * step, accum, jnp.zeros_like(stat)
+
+
+class _SparseApplyOptimizer(_ApplyOptimizer):
+    _sparse = True
+
+
+class SparseApplyAdagrad(_SparseApplyOptimizer):
+    """Adagrad on the rows of ``var`` at ``indices`` (repeated indices add their gradients).
+
+    Arguments:
+        lr: the learning rate. update_slots: update ``accum``. Default: ``True``.
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyAdagrad(lr)(var, accum, grad, indices)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "grad", "indices")
+    _slots = ("var", "accum")
+
+    def __init__(self, lr: float, update_slots: bool = True, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, lr=_float_attr(self.name, "lr", lr),
+               update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, grad):  # type: ignore[override]
+        return _adagrad(var, accum, self.lr, grad, None, self.update_slots)
+
+
+class SparseApplyAdagradV2(_SparseApplyOptimizer):
+    """Adagrad with ``epsilon`` on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        lr: the learning rate. epsilon: added to the denominator.
+        use_locking: accepted for compatibility. Default: ``False``. update_slots: Default: ``True``.
+
+    Call: ``SparseApplyAdagradV2(lr, epsilon)(var, accum, grad, indices)`` -> ``(var, accum)``, both updated
+    in place.
+    """
+
+    _inputs = ("var", "accum", "grad", "indices")
+    _slots = ("var", "accum")
+
+    def __init__(self, lr: float, epsilon: float, use_locking: bool = False, update_slots: bool = True) -> None:
+        super().__init__(use_locking)
+        record(self, lr=_float_attr(self.name, "lr", lr), epsilon=_float_attr(self.name, "epsilon", epsilon),
+               update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, grad):  # type: ignore[override]
+        return _adagrad(var, accum, self.lr, grad, self.epsilon, self.update_slots)
+
+
+class SparseApplyFtrl(_SparseApplyOptimizer):
+    """FTRL-proximal on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        lr, l1, l2, lr_power: FTRL's hyper-parameters (floats).
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyFtrl(lr, l1, l2, lr_power)(var, accum, linear, grad, indices)`` ->
+    ``(var, accum, linear)``, all updated in place.
+    """
+
+    _inputs = ("var", "accum", "linear", "grad", "indices")
+    _slots = ("var", "accum", "linear")
+
+    def __init__(self, lr: float, l1: float, l2: float, lr_power: float, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, **{k: _float_attr(self.name, k, v) for k, v in
+                        (("lr", lr), ("l1", l1), ("l2", l2), ("lr_power", lr_power))})
+
+    def _update(self, var, accum, linear, grad):  # type: ignore[override]
+        return _ftrl(var, accum, linear, grad, self.lr, self.l1, self.l2, self.lr_power)
+
+
+class SparseApplyFtrlV2(_SparseApplyOptimizer):
+    """FTRL-proximal with L2 shrinkage (``grad + 2 * l2_shrinkage * var`` in the linear term) on the rows
+    at ``indices``.
+
+    Arguments:
+        lr, l1, l2, l2_shrinkage, lr_power: the hyper-parameters (floats).
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyFtrlV2(lr, l1, l2, l2_shrinkage, lr_power)(var, accum, linear, grad, indices)`` ->
+    ``(var, accum, linear)``, all updated in place.
+    """
+
+    _inputs = ("var", "accum", "linear", "grad", "indices")
+    _slots = ("var", "accum", "linear")
+
+    def __init__(self, lr: float, l1: float, l2: float, l2_shrinkage: float, lr_power: float,
+                 use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, **{k: _float_attr(self.name, k, v) for k, v in
+                        (("lr", lr), ("l1", l1), ("l2", l2), ("l2_shrinkage", l2_shrinkage), ("lr_power", lr_power))})
+
+    def _update(self, var, accum, linear, grad):  # type: ignore[override]
+        return _ftrl(var, accum, linear, grad, self.lr, self.l1, self.l2, self.lr_power, self.l2_shrinkage)
+
+
+class SparseApplyProximalAdagrad(_SparseApplyOptimizer):
+    """Proximal Adagrad on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)`` -> ``(var, accum)``, both
+    updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "l1", "l2", "grad", "indices")
+    _slots = ("var", "accum")
+    _scalars = ("lr", "l1", "l2")
+
+    def _update(self, var, accum, lr, l1, l2, grad):  # type: ignore[override]
+        return _proximal_adagrad(var, accum, lr, l1, l2, grad)
+
+
+class SparseApplyRMSProp(_SparseApplyOptimizer):
+    """RMSProp on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        rho: the decay rate. momentum: the momentum. epsilon: the ridge term.
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyRMSProp(rho, momentum, epsilon)(var, ms, mom, lr, grad, indices)`` -> ``(var, ms, mom)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "ms", "mom", "lr", "grad", "indices")
+    _slots = ("var", "ms", "mom")
+    _scalars = ("lr",)
+
+    def __init__(self, rho: float, momentum: float, epsilon: float, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, rho=_float_attr(self.name, "rho", rho), momentum=_float_attr(self.name, "momentum", momentum),
+               epsilon=_float_attr(self.name, "epsilon", epsilon))
+
+    def _update(self, var, ms, mom, lr, grad):  # type: ignore[override]
+        ms = self.rho * ms + (1 - self.rho) * grad * grad
+        mom = self.momentum * mom + lr * grad / jnp.sqrt(ms + self.epsilon)
+        return var - mom, ms, mom
+
+
+class SparseApplyAdadelta(_SparseApplyOptimizer):
+    """Adadelta on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        epsilon: added for numerical stability. use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyAdadelta(epsilon)(var, accum, accum_update, lr, rho, grad, indices)`` ->
+    ``(var, accum, accum_update)``, all updated in place.
+    """
+
+    _inputs = ("var", "accum", "accum_update", "lr", "rho", "grad", "indices")
+    _slots = ("var", "accum", "accum_update")
+    _scalars = ("lr", "rho")
+
+    def __init__(self, epsilon: float, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, epsilon=_float_attr(self.name, "epsilon", epsilon))
+
+    def _update(self, var, accum, accum_update, lr, rho, grad):  # type: ignore[override]
+        return _adadelta(var, accum, accum_update, lr, rho, self.epsilon, grad)
+
+
+class FusedSparseAdam(_SparseApplyOptimizer):
+    """Adam with a sparse gradient: the moments of every row decay, the gradient rows at ``indices``
+    (repeated indices summed) enter them, and every row of ``var`` moves.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``. use_nesterov: Default: ``False``.
+
+    Call: ``FusedSparseAdam()(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices)``
+    -> ``(var, m, v)``, all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad", "indices")
+    _slots = ("var", "m", "v")
+    _scalars = ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+    _lazy = False
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov))
+
+    def _update(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[override]
+        return _adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, self.use_nesterov)
+
+
+class FusedSparseLazyAdam(FusedSparseAdam):
+    """Adam on the rows of ``var``, ``m`` and ``v`` at ``indices`` only (the others keep their values).
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``. use_nesterov: Default: ``False``.
+
+    Call: ``FusedSparseLazyAdam()(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices)``
+    -> ``(var, m, v)``, all updated in place.
+    """
+
+    _lazy = True
+
+
+class FusedSparseFtrl(SparseApplyFtrl):
+    """FTRL-proximal on the rows at ``indices`` (repeated indices summed); as :class:`SparseApplyFtrl`.
+
+    Call: ``FusedSparseFtrl(lr, l1, l2, lr_power)(var, accum, linear, grad, indices)`` -> ``(var, accum, linear)``,
+    all updated in place.
+    """
+
+
+class FusedSparseProximalAdagrad(SparseApplyProximalAdagrad):
+    """Proximal Adagrad on the rows at ``indices`` (repeated indices summed); as
+    :class:`SparseApplyProximalAdagrad`.
+
+    Call: ``FusedSparseProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)`` -> ``(var, accum)``, both
+    updated in place.
+    """
