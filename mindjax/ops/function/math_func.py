@@ -46,7 +46,7 @@ __all__ = [
     "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan",
     "atanh", "arctanh", "cosh", "sinh", "tan", "tanh_", "expm1", "exp2", "log1p", "log2", "log10", "erfc",
     "erfinv", "lgamma", "digamma", "i0", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0",
-    "bessel_j1", "sinc", "frac", "deg2rad", "rad2deg", "negative", "positive", "sgn", "signbit", "inv",
+    "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "sinc", "frac", "deg2rad", "rad2deg", "negative", "positive", "sgn", "signbit", "inv",
     "invert", "isinf", "isneginf", "isposinf", "isreal", "is_complex", "isnan_ext", "real", "imag", "conj",
     "angle", "view_as_real", "nan_to_num", "logit", "tanhshrink", "eps",
     # elementwise, binary
@@ -150,6 +150,80 @@ def _bessel_j(x: jax.Array, order: int) -> jax.Array:
 
 bessel_j0 = _u("bessel_j0", lambda x: _bessel_j(x, 0), "Bessel function of the first kind, order 0", arg="x")
 bessel_j1 = _u("bessel_j1", lambda x: _bessel_j(x, 1), "Bessel function of the first kind, order 1", arg="x")
+def _bessel_y(x: jax.Array, order: int) -> jax.Array:
+    # Numerical Recipes' bessy0/bessy1: rational approximations below 8 (over J and log), the asymptotic
+    # form beyond. As MindSpore 2.10: -inf for x < 0 and at 0 (Y1 is NaN at 0).
+    y = x * x
+    safe_small = jnp.where(x > 0, x, 1.0)
+    if order == 0:
+        num = (-2957821389.0 + y * (7062834065.0 + y * (-512359803.6 + y * (10879881.29 + y * (-86327.92757
+                                                                                              + y * 228.4622733)))))
+        den = 40076544269.0 + y * (745249964.8 + y * (7189466.438 + y * (47447.26470 + y * (226.1030244 + y))))
+        small = num / den + 0.636619772 * _bessel_j(x, 0) * jnp.log(safe_small)
+    else:
+        num = x * (-0.4900604943e13 + y * (0.1275274390e13 + y * (-0.5153438139e11 + y * (
+            0.7349264551e9 + y * (-0.4237922726e7 + y * 0.8511937935e4)))))
+        den = 0.2499580570e14 + y * (0.4244419664e12 + y * (0.3733650367e10 + y * (0.2245904002e8 + y * (
+            0.1020426050e6 + y * (0.3549632885e3 + y)))))
+        small = num / den + 0.636619772 * (_bessel_j(x, 1) * jnp.log(safe_small) - 1.0 / safe_small)
+    safe = jnp.where(x < 8.0, 8.0, x)
+    z = 8.0 / safe
+    z2 = z * z
+    if order == 0:
+        xx = safe - 0.785398164
+        p = 1.0 + z2 * (-0.1098628627e-2 + z2 * (0.2734510407e-4 + z2 * (-0.2073370639e-5 + z2 * 0.2093887211e-6)))
+        q = -0.1562499995e-1 + z2 * (0.1430488765e-3 + z2 * (-0.6911147651e-5 + z2 * (0.7621095161e-6
+                                                                                     - z2 * 0.934945152e-7)))
+    else:
+        xx = safe - 2.356194491
+        p = 1.0 + z2 * (0.183105e-2 + z2 * (-0.3516396496e-4 + z2 * (0.2457520174e-5 + z2 * (-0.240337019e-6))))
+        q = 0.04687499995 + z2 * (-0.2002690873e-3 + z2 * (0.8449199096e-5 + z2 * (-0.88228987e-6
+                                                                                  + z2 * 0.105787412e-6)))
+    large = jnp.sqrt(0.636619772 / safe) * (jnp.sin(xx) * p + z * jnp.cos(xx) * q)
+    out = jnp.where(x < 8.0, small, large)
+    out = jnp.where(x == 0, -jnp.inf if order == 0 else jnp.nan, out)
+    return jnp.where(x < 0, -jnp.inf, out).astype(x.dtype)
+
+
+def _bessel_k(x: jax.Array, order: int, scaled: bool) -> jax.Array:
+    # Numerical Recipes' bessk0/bessk1 (Abramowitz and Stegun 9.8.5-9.8.8): a series over I below 2, a
+    # polynomial in 2/x times exp(-x)/sqrt(x) beyond; ``scaled`` multiplies by exp(x). inf for x <= 0, as
+    # MindSpore 2.10.
+    small_x = jnp.where((x > 0) & (x <= 2.0), x, 1.0)
+    y = small_x * small_x / 4.0
+    if order == 0:
+        small = -jnp.log(small_x / 2.0) * jss.i0(small_x) + (-0.57721566 + y * (0.42278420 + y * (0.23069756 + y * (
+            0.3488590e-1 + y * (0.262698e-2 + y * (0.10750e-3 + y * 0.74e-5))))))
+    else:
+        small = jnp.log(small_x / 2.0) * jss.i1(small_x) + (1.0 / small_x) * (1.0 + y * (0.15443144 + y * (
+            -0.67278579 + y * (-0.18156897 + y * (-0.1919402e-1 + y * (-0.110404e-2 + y * (-0.4686e-4)))))))
+    if scaled:
+        small = small * jnp.exp(small_x)
+    large_x = jnp.where(x > 2.0, x, 2.0)
+    z = 2.0 / large_x
+    if order == 0:
+        poly = 1.25331414 + z * (-0.7832358e-1 + z * (0.2189568e-1 + z * (-0.1062446e-1 + z * (
+            0.587872e-2 + z * (-0.251540e-2 + z * 0.53208e-3)))))
+    else:
+        poly = 1.25331414 + z * (0.23498619 + z * (-0.3655620e-1 + z * (0.1504268e-1 + z * (
+            -0.780353e-2 + z * (0.325614e-2 + z * (-0.68245e-3))))))
+    large = poly / jnp.sqrt(large_x) * (1.0 if scaled else jnp.exp(-large_x))
+    out = jnp.where(x <= 2.0, small, large)
+    return jnp.where(x <= 0, jnp.inf, out).astype(x.dtype)
+
+
+bessel_y0 = _u("bessel_y0", lambda x: _bessel_y(x, 0), "Bessel function of the second kind, order 0", arg="x")
+bessel_y1 = _u("bessel_y1", lambda x: _bessel_y(x, 1), "Bessel function of the second kind, order 1", arg="x")
+bessel_k0 = _u("bessel_k0", lambda x: _bessel_k(x, 0, False), "Modified Bessel function of the second kind, order 0",
+               arg="x")
+bessel_k0e = _u("bessel_k0e", lambda x: _bessel_k(x, 0, True),
+                "Exponentially scaled modified Bessel function of the second kind, order 0 (``k0(x) * exp(x)``)",
+                arg="x")
+bessel_k1 = _u("bessel_k1", lambda x: _bessel_k(x, 1, False), "Modified Bessel function of the second kind, order 1",
+               arg="x")
+bessel_k1e = _u("bessel_k1e", lambda x: _bessel_k(x, 1, True),
+                "Exponentially scaled modified Bessel function of the second kind, order 1 (``k1(x) * exp(x)``)",
+                arg="x")
 sinc = _u("sinc", jnp.sinc, "Normalised sinc ``sin(pi x) / (pi x)``")
 frac = _u("frac", lambda x: x - jnp.trunc(x), "Fractional part ``x - trunc(x)``", arg="x", to_float=False)
 deg2rad = _u("deg2rad", jnp.deg2rad, "Degrees to radians", arg="x")

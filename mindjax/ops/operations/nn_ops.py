@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common import random as _random
+from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import Tensor, as_array
 from mindjax.ops import functional as F
 from mindjax.ops.function import nn_func as N
@@ -1485,3 +1486,178 @@ class FusedSparseProximalAdagrad(SparseApplyProximalAdagrad):
     Call: ``FusedSparseProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)`` -> ``(var, accum)``, both
     updated in place.
     """
+
+
+# --- norms, selection, convolution and padding ------------------------------------------------------
+
+class NuclearNorm(Primitive):
+    """The nuclear norm (sum of singular values) over two dimensions.
+
+    Arguments:
+        dim: the two dimensions, or None for the last two (the input must then be 2-D). Default: ``None``.
+        keepdim: keep the reduced dimensions. Default: ``False``.
+
+    Call: ``NuclearNorm()(x)`` -> array.
+    """
+
+    def __init__(self, dim: Any = None, keepdim: bool = False) -> None:
+        super().__init__()
+        if dim is not None and (not isinstance(dim, (list, tuple)) or len(dim) != 2):
+            raise TypeError(f"For '{self.name}', 'dim' must be None or a list of two ints, but got {dim!r}.")
+        record(self, dim=dim, keepdim=check_bool(self.name, "keepdim", keepdim))
+
+    def __call__(self, x: Any) -> jax.Array:
+        a = as_array(x)
+        if self.dim is None and a.ndim != 2:
+            raise ValueError(f"For '{self.name}', 'x' must be 2-D when 'dim' is None, but got shape {a.shape}.")
+        axes = (0, 1) if self.dim is None else tuple(F._axis(self.name, d, a.ndim) for d in self.dim)
+        if axes[0] == axes[1]:
+            raise ValueError(f"For '{self.name}', the two 'dim' entries must differ, but got {self.dim}.")
+        moved = jnp.moveaxis(a, axes, (-2, -1))
+        out = jnp.sum(jnp.linalg.svd(moved, compute_uv=False), axis=-1)
+        if self.keepdim:
+            out = jnp.expand_dims(out, tuple(sorted(axes)))
+        return out.astype(a.dtype)
+
+
+class Pdist(Primitive):
+    """The ``p``-norm distances between the rows of ``x`` (upper triangle, row-major).
+
+    Arguments:
+        p: the norm's order (>= 0). Default: ``2.0``.
+
+    Call: ``Pdist()(x)`` -> array.
+    """
+
+    def __init__(self, p: float = 2.0) -> None:
+        super().__init__()
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0:
+            raise ValueError(f"For '{self.name}', 'p' must be a float >= 0, but got {p!r}.")
+        record(self, p=float(p))
+
+    def __call__(self, x: Any) -> jax.Array:
+        return N.pdist(x, self.p)
+
+
+class NthElement(Primitive):
+    """The ``n``-th smallest (largest when ``reverse``) value along the last axis.
+
+    Arguments:
+        reverse: take the ``n``-th largest. Default: ``False``.
+
+    Call: ``NthElement()(input, n)`` -> array without the last axis.
+    """
+
+    def __init__(self, reverse: bool = False) -> None:
+        super().__init__()
+        record(self, reverse=check_bool(self.name, "reverse", reverse))
+
+    def __call__(self, input: Any, n: Any) -> jax.Array:
+        a = as_array(input)
+        k = int(as_array(n)) if not isinstance(n, int) else n
+        if a.ndim < 1 or not 0 <= k < a.shape[-1]:
+            raise ValueError(f"For '{self.name}', 'n' must be in [0, {a.shape[-1] if a.ndim else 0}), but got {k}.")
+        s = jnp.sort(a, axis=-1)
+        return s[..., -1 - k] if self.reverse else s[..., k]
+
+
+class DepthwiseConv2dNative(Primitive):
+    """Depthwise 2-D convolution over NCHW input: each input channel convolved with its filter of the
+    ``(1, C, kh, kw)`` weight (MindSpore's shape check allows one filter per channel, so ``channel_multiplier``
+    must be 1).
+
+    Arguments:
+        channel_multiplier: the filters per channel. kernel_size: an int or a pair.
+        mode: Default: ``3``. pad_mode: ``'valid'`` (default), ``'same'`` or ``'pad'``. pad: Default: ``0``.
+        stride, dilation: Default: ``1``. group: accepted for compatibility. Default: ``1``.
+
+    Call: ``DepthwiseConv2dNative(channel_multiplier, kernel_size)(x, weight)`` -> ``(N, C, H', W')``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, channel_multiplier: int, kernel_size: Any, mode: int = 3, pad_mode: str = "valid",
+                 pad: Any = 0, stride: Any = 1, dilation: Any = 1, group: int = 1) -> None:
+        super().__init__()
+        if check_int(self.name, "channel_multiplier", channel_multiplier) != 1:
+            raise ValueError(f"For '{self.name}', 'channel_multiplier' must be 1 (the weight holds one filter per "
+                             f"channel), but got {channel_multiplier}.")
+        if pad_mode not in ("valid", "same", "pad"):
+            raise ValueError(f"For '{self.name}', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
+        record(self, channel_multiplier=channel_multiplier, kernel_size=_ints(kernel_size, 2), mode=mode,
+               pad_mode=pad_mode, pad=pad, stride=stride, dilation=dilation, group=group)
+
+    def __call__(self, x: Any, weight: Any) -> jax.Array:
+        a, w = as_array(x), as_array(weight)
+        c = a.shape[1]
+        if w.shape != (1, c) + self.kernel_size:
+            raise ValueError(f"For '{self.name}', 'weight' must have shape {(1, c) + self.kernel_size}, but got "
+                             f"{w.shape}.")
+        kernel = jnp.transpose(w, (1, 0, 2, 3))
+        padding = self.pad if self.pad_mode == "pad" else 0
+        return F.conv2d(a, kernel, None, _strip_nc(self.stride), self.pad_mode, padding, _strip_nc(self.dilation), c)
+
+
+def _strip_nc(value: Any) -> Any:
+    """A stride or dilation given as ``(1, 1, h, w)`` as ``(h, w)``."""
+    return tuple(value[2:]) if isinstance(value, (tuple, list)) and len(value) == 4 else value
+
+
+class ChannelShuffle(Primitive):
+    """Shuffle the channels of ``(N, C, ...)`` input in ``group`` groups. Call: ``ChannelShuffle(group)(x)``."""
+
+    def __init__(self, group: int) -> None:
+        super().__init__()
+        if check_int(self.name, "group", group) < 1:
+            raise ValueError(f"For '{self.name}', 'group' must be >= 1, but got {group}.")
+        record(self, group=group)
+
+    def __call__(self, x: Any) -> jax.Array:
+        return N.channel_shuffle(x, self.group)
+
+
+class PadV3(Primitive):
+    """Pad with ``paddings`` (pairs from the last dimension backwards, as ``ops.pad``) in a ``mode``.
+
+    Arguments:
+        mode: ``'constant'`` (default), ``'reflect'``, ``'edge'`` or ``'circular'``.
+        paddings_contiguous: pairs given as ``(begin, end), ...`` (True, default) or all begins then all ends.
+
+    Call: ``PadV3()(x, paddings, constant_value=None)`` -> array.
+    """
+
+    def __init__(self, mode: str = "constant", paddings_contiguous: bool = True) -> None:
+        super().__init__()
+        if mode not in ("constant", "reflect", "edge", "circular"):
+            raise ValueError(f"For '{self.name}', 'mode' must be 'constant', 'reflect', 'edge' or 'circular', but got "
+                             f"{mode!r}.")
+        record(self, mode=mode, paddings_contiguous=check_bool(self.name, "paddings_contiguous", paddings_contiguous))
+
+    def __call__(self, x: Any, paddings: Any, constant_value: Any = None) -> jax.Array:
+        pads = [int(v) for v in (np.asarray(as_array(paddings)).reshape(-1).tolist()
+                                 if not isinstance(paddings, (tuple, list)) else paddings)]
+        if len(pads) % 2:
+            raise ValueError(f"For '{self.name}', 'paddings' must have an even length, but got {len(pads)}.")
+        if not self.paddings_contiguous:
+            half = len(pads) // 2
+            pads = [v for pair in zip(pads[:half], pads[half:]) for v in pair]
+        mode = {"edge": "replicate"}.get(self.mode, self.mode)
+        value = None if constant_value is None or mode != "constant" else float(
+            np.asarray(as_array(constant_value)).reshape(()))
+        return F.pad(x, tuple(pads), mode, value)
+
+
+class LogSoftmaxExt(Primitive):
+    """``log(softmax(input))`` along ``dim`` (the ``mint`` convention), optionally cast to ``dtype`` first.
+    Call: ``LogSoftmaxExt()(input, dim=None, dtype=None)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, dim: int | None = None, dtype: Any = None) -> jax.Array:
+        a = as_array(input)
+        if dtype is not None:
+            a = a.astype(to_jax_dtype(dtype))
+        if dim is None:
+            dim = 0 if a.ndim in (0, 1, 3) else 1  # PyTorch's implicit choice, which mint follows
+        return jax.nn.log_softmax(a, axis=F._axis(self.name, dim, max(a.ndim, 1)))
