@@ -71,6 +71,8 @@ __all__ = [
     "log_matrix_determinant", "logdet", "inverse", "matrix_power", "matrix_exp", "matrix_solve", "cholesky",
     "cholesky_inverse", "cholesky_solve", "lu_solve", "lu_unpack", "cross", "bucketize", "iou",
     "inplace_add", "inplace_sub", "inplace_update", "inplace_index_add",
+    "float_power_ext", "diff_ext", "einsum_ext", "baddbmm_ext", "reduce_max", "reduce_min", "sparse_segment_mean",
+    "gumbel_softmax",
 ]
 
 
@@ -1672,3 +1674,118 @@ def inplace_index_add(var: Any, indices: Any, updates: Any, axis: int) -> jax.Ar
 
 
 del math
+
+
+# --- MindSpore's ``*_ext`` spellings (the ``mint`` argument names) and generated reductions -------------
+
+@tensor_op
+@_named("float_power_ext")
+def float_power_ext(input: Any, exponent: Any) -> jax.Array:
+    """``input ** exponent`` in double precision (complex stays complex), as :func:`float_power`."""
+    return float_power(input, exponent)
+
+
+@tensor_op
+@_named("diff_ext")
+def diff_ext(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> jax.Array:
+    """The ``n``-th forward difference along ``dim`` (``prepend``/``append`` joined first), as :func:`diff`."""
+    return diff(input, n, dim, prepend, append)
+
+
+@tensor_op
+@_named("einsum_ext")
+def einsum_ext(equation: str, *operands: Any) -> jax.Array:
+    """Einstein summation of ``operands`` by ``equation``, as :func:`einsum`."""
+    return einsum(equation, *operands)
+
+
+@tensor_op
+@_named("baddbmm_ext")
+def baddbmm_ext(input: Any, batch1: Any, batch2: Any, *, beta: int | float = 1, alpha: int | float = 1) -> jax.Array:
+    """``beta * input + alpha * (batch1 @ batch2)`` over a batch, as :func:`baddbmm`."""
+    return baddbmm(input, batch1, batch2, beta, alpha)
+
+
+@tensor_op
+@_named("reduce_max")
+def reduce_max(x: Any, axis: Any = ()) -> jax.Array:
+    """The maximum over ``axis`` (all axes when empty), dimensions dropped (``ReduceMax()``'s function)."""
+    from mindjax.ops.primitives import ReduceMax
+
+    return ReduceMax()(x, axis)
+
+
+@tensor_op
+@_named("reduce_min")
+def reduce_min(x: Any, axis: Any = ()) -> jax.Array:
+    """The minimum over ``axis`` (all axes when empty), dimensions dropped (``ReduceMin()``'s function)."""
+    from mindjax.ops.primitives import ReduceMin
+
+    return ReduceMin()(x, axis)
+
+
+@tensor_op
+@_named("sparse_segment_mean")
+def sparse_segment_mean(x: Any, indices: Any, segment_ids: Any) -> jax.Array:
+    """Means of the rows ``x[indices]`` per sorted ``segment_ids`` (``segment_ids[-1] + 1`` rows; empty ones 0).
+
+    Eager only: the output length depends on ``segment_ids``' values.
+
+    Arguments:
+        x: an array of rank >= 1.
+        indices: 1-D int rows of ``x``.
+        segment_ids: 1-D sorted, non-negative ints, as long as ``indices``.
+
+    Returns:
+        array of ``x``'s dtype.
+    """
+    from mindjax.ops.functional_array import _eager
+
+    _eager("sparse_segment_mean", segment_ids)
+    a, idx, ids = _arr(x), _arr(indices), np.asarray(_arr(segment_ids))
+    if not (jnp.issubdtype(idx.dtype, jnp.integer) and ids.dtype.kind in "iu"):
+        raise TypeError(f"For 'sparse_segment_mean', 'indices' and 'segment_ids' must be int32 or int64 tensors, "
+                        f"but got {idx.dtype} and {ids.dtype}.")
+    if idx.ndim != 1 or ids.shape != idx.shape:
+        raise ValueError(f"For 'sparse_segment_mean', 'indices' and 'segment_ids' must be 1-D of the same length, "
+                         f"but got shapes {idx.shape} and {ids.shape}.")
+    if ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
+        raise ValueError(f"For 'sparse_segment_mean', 'segment_ids' must be sorted and non-negative, but got "
+                         f"{ids.tolist()}.")
+    n = int(ids[-1]) + 1 if ids.size else 0
+    seg = jnp.asarray(ids)
+    total = jax.ops.segment_sum(a[idx], seg, n)
+    count = jax.ops.segment_sum(jnp.ones(idx.shape, a.dtype), seg, n)
+    return total / jnp.maximum(count, 1).reshape((n,) + (1,) * (a.ndim - 1))
+
+
+@tensor_op
+@_named("gumbel_softmax")
+def gumbel_softmax(logits: Any, tau: float = 1.0, hard: bool = False, dim: int = -1) -> jax.Array:
+    """Samples of the Gumbel-softmax distribution: ``softmax((logits + g) / tau)`` with Gumbel noise ``g``;
+    with ``hard``, the one-hot of its argmax in the forward pass and the soft sample's gradient.
+
+    Arguments:
+        logits: float16 or float32 unnormalised log-probabilities.
+        tau: the temperature (> 0). Default: ``1.0``.
+        hard: return one-hot samples. Default: ``False``.
+        dim: the class axis. Default: ``-1``.
+
+    Returns:
+        array of ``logits``' shape and dtype.
+    """
+    from mindjax.common import random as _random
+
+    a = _arr(logits)
+    if a.dtype not in (jnp.float16, jnp.float32):
+        raise TypeError(f"For 'gumbel_softmax', 'logits' must be float16 or float32, but got {a.dtype}.")
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or tau <= 0:
+        raise ValueError(f"For 'gumbel_softmax', 'tau' must be a float > 0, but got {tau!r}.")
+    check_bool("hard", hard)
+    ax = _axis("gumbel_softmax", dim, a.ndim)
+    noise = jax.random.gumbel(_random.next_key(), a.shape, jnp.float32).astype(a.dtype)
+    soft = jax.nn.softmax((a + noise) / tau, axis=ax)
+    if not hard:
+        return soft
+    one_hot = jax.nn.one_hot(jnp.argmax(soft, axis=ax), a.shape[ax], dtype=a.dtype, axis=ax)
+    return one_hot - jax.lax.stop_gradient(soft) + soft
