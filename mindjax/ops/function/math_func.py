@@ -72,7 +72,7 @@ __all__ = [
     "cholesky_inverse", "cholesky_solve", "lu_solve", "lu_unpack", "cross", "bucketize", "iou",
     "inplace_add", "inplace_sub", "inplace_update", "inplace_index_add",
     "float_power_ext", "diff_ext", "einsum_ext", "baddbmm_ext", "reduce_max", "reduce_min", "sparse_segment_mean",
-    "gumbel_softmax",
+    "gumbel_softmax", "orgqr", "ormqr",
 ]
 
 
@@ -1789,3 +1789,59 @@ def gumbel_softmax(logits: Any, tau: float = 1.0, hard: bool = False, dim: int =
         return soft
     one_hot = jax.nn.one_hot(jnp.argmax(soft, axis=ax), a.shape[ax], dtype=a.dtype, axis=ax)
     return one_hot - jax.lax.stop_gradient(soft) + soft
+
+
+# --- Householder products (the Q of ``geqrf``) ---------------------------------------------------------
+
+def _householder_inputs(op: str, input: Any, tau: Any) -> tuple[jax.Array, jax.Array]:
+    a, t = _arr(input), _arr(tau)
+    if a.ndim < 2 or t.ndim != a.ndim - 1 or t.shape[:-1] != a.shape[:-2]:
+        raise ValueError(f"For '{op}', 'input' must be (*, m, n) and 'tau' (*, k) with the same batch, but got "
+                         f"shapes {a.shape} and {t.shape}.")
+    if a.shape[-2] < a.shape[-1] or t.shape[-1] > a.shape[-1]:
+        raise ValueError(f"For '{op}', 'input' must have m >= n and 'tau' at most n entries, but got shapes "
+                         f"{a.shape} and {t.shape}.")
+    if t.dtype != a.dtype:
+        raise TypeError(f"For '{op}', 'tau' must have the dtype of 'input' {a.dtype}, but got {t.dtype}.")
+    return a, t
+
+
+@tensor_op
+@_named("orgqr")
+def orgqr(input: Any, input2: Any) -> jax.Array:
+    """The first ``n`` columns of the product of the Householder reflectors of ``geqrf``'s output.
+
+    Arguments:
+        input: ``(*, m, n)`` reflectors below the diagonal (``m >= n``).
+        input2: ``(*, k)`` their scales ``tau`` (``k <= n``).
+
+    Returns:
+        the ``(*, m, n)`` matrix ``Q``.
+    """
+    a, t = _householder_inputs("orgqr", input, input2)
+    return jax.lax.linalg.householder_product(a, t)
+
+
+@tensor_op
+@_named("ormqr")
+def ormqr(input: Any, tau: Any, other: Any, left: bool = True, transpose: bool = False) -> jax.Array:
+    """``other`` multiplied by the full ``m x m`` Householder product ``Q`` of ``geqrf``'s output.
+
+    Arguments:
+        input: ``(*, m, n)`` reflectors. tau: ``(*, k)`` their scales.
+        other: ``(*, m, p)`` when ``left``, else ``(*, p, m)``.
+        left: ``Q @ other`` (True, default) or ``other @ Q``.
+        transpose: use ``Q``'s conjugate transpose. Default: ``False``.
+
+    Returns:
+        array of ``other``'s shape.
+    """
+    a, t = _householder_inputs("ormqr", input, tau)
+    c = _arr(other)
+    check_bool("left", left)
+    check_bool("transpose", transpose)
+    m = a.shape[-2]
+    if c.ndim != a.ndim or c.shape[-2 if left else -1] != m:
+        raise ValueError(f"For 'ormqr', 'other' must be (*, {m}, p) when left, else (*, p, {m}), but got shape "
+                         f"{c.shape}.")
+    return jax.lax.linalg.ormqr(a, t, c.astype(a.dtype), left=left, transpose=transpose)

@@ -1028,3 +1028,77 @@ class ExtractImagePatches(Primitive):
         c = a.shape[1]
         # XLA orders the patch channels (C, kh, kw); MindSpore orders them (kh, kw, C).
         return patches.reshape(n, c, kh * kw, oh, ow).transpose(0, 2, 1, 3, 4).reshape(n, kh * kw * c, oh, ow)
+
+
+class MatrixDiagV3(Primitive):
+    """A batched matrix whose diagonals ``k`` hold ``x`` (the rest ``padding_value``).
+
+    Arguments:
+        align: how short diagonals are aligned: ``'RIGHT_LEFT'`` (default), ``'LEFT_RIGHT'``, ``'LEFT_LEFT'``,
+            ``'RIGHT_RIGHT'``.
+
+    Call: ``MatrixDiagV3()(x, k, num_rows, num_cols, padding_value)`` -> array.
+    """
+
+    _strategy_inputs = None
+
+    def __init__(self, align: str = "RIGHT_LEFT") -> None:
+        super().__init__()
+        record(self, align=_check_align(self.name, align))
+
+    def __call__(self, x: Any, k: Any, num_rows: Any, num_cols: Any, padding_value: Any) -> jax.Array:
+        return A.matrix_diag(x, _diag_k(k), _static_int(self.name, "num_rows", num_rows),
+                             _static_int(self.name, "num_cols", num_cols), padding_value, self.align)
+
+
+class MatrixDiagPartV3(Primitive):
+    """The diagonals ``k`` of a batched matrix (short ones padded with ``padding_value``).
+
+    Arguments:
+        align: ``'RIGHT_LEFT'`` (default), ``'LEFT_RIGHT'``, ``'LEFT_LEFT'`` or ``'RIGHT_RIGHT'``.
+
+    Call: ``MatrixDiagPartV3()(x, k, padding_value)`` -> array.
+    """
+
+    _strategy_inputs = None
+
+    def __init__(self, align: str = "RIGHT_LEFT") -> None:
+        super().__init__()
+        record(self, align=_check_align(self.name, align))
+
+    def __call__(self, x: Any, k: Any, padding_value: Any) -> jax.Array:
+        return A.matrix_diag_part(x, _diag_k(k), padding_value, self.align)
+
+
+class MatrixSetDiagV3(Primitive):
+    """``x`` with its diagonals ``k`` replaced by ``diagonal``.
+
+    Arguments:
+        align: ``'RIGHT_LEFT'`` (default), ``'LEFT_RIGHT'``, ``'LEFT_LEFT'`` or ``'RIGHT_RIGHT'``.
+
+    Call: ``MatrixSetDiagV3()(x, diagonal, k)`` -> array.
+    """
+
+    _strategy_inputs = None
+
+    def __init__(self, align: str = "RIGHT_LEFT") -> None:
+        super().__init__()
+        record(self, align=_check_align(self.name, align))
+
+    def __call__(self, x: Any, diagonal: Any, k: Any) -> jax.Array:
+        return A.matrix_set_diag(x, diagonal, _diag_k(k), self.align)
+
+
+def _check_align(prim: str, align: Any) -> str:
+    choices = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
+    if align not in choices:
+        raise ValueError(f"For '{prim}', 'align' must be one of {', '.join(choices)}, but got {align!r}.")
+    return align
+
+
+def _diag_k(k: Any) -> Any:
+    """``k`` (a diagonal index or a pair) as ints: it sets the output's shape."""
+    if isinstance(k, (int, tuple, list)):
+        return k
+    values = np.asarray(as_array(k)).reshape(-1).tolist()
+    return int(values[0]) if len(values) == 1 else tuple(int(v) for v in values)

@@ -734,3 +734,281 @@ class InplaceUpdateV2(Primitive):
     def __call__(self, x: Any, indices: Any, v: Any) -> jax.Array:
         idx = indices if isinstance(indices, (int, tuple, list)) else as_array(indices)
         return M.inplace_update(x, v, idx)
+
+
+# --- linear algebra ------------------------------------------------------------------------------------
+
+class Svd(Primitive):
+    """Singular value decomposition ``input = U diag(S) V^H``.
+
+    Arguments:
+        full_matrices: square ``U`` and ``V``. Default: ``False``.
+        compute_uv: compute ``U`` and ``V`` (else they are zero-filled). Default: ``True``.
+
+    Call: ``Svd()(input)`` -> ``(s, u, v)``.
+    """
+
+    def __init__(self, full_matrices: bool = False, compute_uv: bool = True) -> None:
+        super().__init__()
+        record(self, full_matrices=check_bool(self.name, "full_matrices", full_matrices),
+               compute_uv=check_bool(self.name, "compute_uv", compute_uv))
+
+    def __call__(self, input: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        from mindjax.ops.function.linalg_func import svd
+
+        s, u, v = svd(input, self.full_matrices, True)
+        if not self.compute_uv:
+            u, v = jnp.zeros_like(u), jnp.zeros_like(v)
+        return s, u, v
+
+
+class Qr(Primitive):
+    """QR decomposition. Arguments: full_matrices: complete (square) ``Q``. Default: ``False``.
+    Call: ``Qr()(x)`` -> ``(q, r)``."""
+
+    def __init__(self, full_matrices: bool = False) -> None:
+        super().__init__()
+        record(self, full_matrices=check_bool(self.name, "full_matrices", full_matrices))
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        from mindjax.ops.function.linalg_func import qr
+
+        return qr(x, "complete" if self.full_matrices else "reduced")
+
+
+class Eig(Primitive):
+    """Eigenvalues (and right eigenvectors when ``compute_v``) of square matrices; eager, on CPU.
+
+    Arguments:
+        compute_v: also compute the eigenvectors. Default: ``False``.
+
+    Call: ``Eig()(x)`` -> ``(w, v)``; ``v`` is None unless ``compute_v``.
+    """
+
+    def __init__(self, compute_v: bool = False) -> None:
+        super().__init__()
+        record(self, compute_v=check_bool(self.name, "compute_v", compute_v))
+
+    def __call__(self, x: Any) -> tuple[jax.Array, Any]:
+        from mindjax.ops.function.linalg_func import eig
+
+        w, v = eig(x)
+        return w, (v if self.compute_v else None)
+
+
+class Geqrf(Primitive):
+    """LAPACK's ``geqrf``: R above the diagonal, Householder vectors below, and their ``tau``.
+    Call: ``Geqrf()(input)`` -> ``(y, tau)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any) -> tuple[jax.Array, jax.Array]:
+        from mindjax.ops.function.linalg_func import geqrf
+
+        return geqrf(input)
+
+
+class Orgqr(Primitive):
+    """The ``Q`` of ``geqrf``'s reflectors (first ``n`` columns). Call: ``Orgqr()(x, tau)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, tau: Any) -> jax.Array:
+        return M.orgqr(x, tau)
+
+
+class Ormqr(Primitive):
+    """``other`` multiplied by the Householder product of ``geqrf``'s output.
+
+    Arguments:
+        left: ``Q @ other`` (default) or ``other @ Q``. transpose: use ``Q^H``. Default: ``False``.
+
+    Call: ``Ormqr()(x, tau, other)`` -> array.
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, left: bool = True, transpose: bool = False) -> None:
+        super().__init__()
+        record(self, left=check_bool(self.name, "left", left), transpose=check_bool(self.name, "transpose", transpose))
+
+    def __call__(self, x: Any, tau: Any, other: Any) -> jax.Array:
+        return M.ormqr(x, tau, other, self.left, self.transpose)
+
+
+class LuSolve(Primitive):
+    """Solve ``A X = x`` from ``A``'s LU factors and (1-based) pivots. Call: ``LuSolve()(x, lu_data, lu_pivots)``."""
+
+    _strategy_inputs = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, lu_data: Any, lu_pivots: Any) -> jax.Array:
+        return M.lu_solve(x, lu_data, lu_pivots)
+
+
+class LuUnpack(Primitive):
+    """The permutation matrix and ``L``, ``U`` factors from packed LU data and pivots.
+
+    Arguments:
+        unpack_data: return ``L`` and ``U``. unpack_pivots: return the permutation. Default: ``True`` both.
+
+    Call: ``LuUnpack()(LU_data, LU_pivots)`` -> ``(pivots, L, U)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, unpack_data: bool = True, unpack_pivots: bool = True) -> None:
+        super().__init__()
+        record(self, unpack_data=check_bool(self.name, "unpack_data", unpack_data),
+               unpack_pivots=check_bool(self.name, "unpack_pivots", unpack_pivots))
+
+    def __call__(self, LU_data: Any, LU_pivots: Any) -> tuple[jax.Array, jax.Array, jax.Array]:  # noqa: N803
+        return M.lu_unpack(LU_data, LU_pivots, self.unpack_data, self.unpack_pivots)
+
+
+class MatrixTriangularSolve(Primitive):
+    """Solve ``matrix @ X = rhs`` for triangular ``matrix``.
+
+    Arguments:
+        lower: ``matrix`` is lower triangular. Default: ``True``.
+        adjoint: solve with ``matrix``'s conjugate transpose. Default: ``False``.
+
+    Call: ``MatrixTriangularSolve()(matrix, rhs)`` -> array of ``rhs``' shape.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, lower: bool = True, adjoint: bool = False) -> None:
+        super().__init__()
+        record(self, lower=check_bool(self.name, "lower", lower), adjoint=check_bool(self.name, "adjoint", adjoint))
+
+    def __call__(self, matrix: Any, rhs: Any) -> jax.Array:
+        a, b = as_array(matrix), as_array(rhs)
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2] or b.shape[-2] != a.shape[-1]:
+            raise ValueError(f"For '{self.name}', 'matrix' must be (*, M, M) and 'rhs' (*, M, K), but got shapes "
+                             f"{a.shape} and {b.shape}.")
+        return jax.lax.linalg.triangular_solve(a, b, left_side=True, lower=self.lower,
+                                               transpose_a=self.adjoint, conjugate_a=self.adjoint)
+
+
+class CholeskySolve(Primitive):
+    """Solve ``A X = x1`` from ``A``'s Cholesky factor ``x2``.
+
+    Arguments:
+        upper: ``x2`` is upper triangular. Default: ``False``.
+
+    Call: ``CholeskySolve()(x1, x2)`` -> array.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, upper: bool = False) -> None:
+        super().__init__()
+        record(self, upper=check_bool(self.name, "upper", upper))
+
+    def __call__(self, x1: Any, x2: Any) -> jax.Array:
+        return M.cholesky_solve(x1, x2, self.upper)
+
+
+class CholeskyInverse(Primitive):
+    """The inverse of ``A`` from its Cholesky factor.
+
+    Arguments:
+        upper: the factor is upper triangular. Default: ``False``.
+
+    Call: ``CholeskyInverse()(input_x)`` -> array.
+    """
+
+    def __init__(self, upper: bool = False) -> None:
+        super().__init__()
+        record(self, upper=check_bool(self.name, "upper", upper))
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        return M.cholesky_inverse(input_x, self.upper)
+
+
+class MatrixSolveLs(Primitive):
+    """Regularised least squares: ``argmin ||matrix @ X - rhs||^2 + l2_regularizer * ||X||^2``.
+
+    Arguments:
+        fast: solve the normal equations (Cholesky); otherwise a complete orthogonal decomposition, which only
+            allows ``l2_regularizer == 0``. Default: ``True``.
+
+    Call: ``MatrixSolveLs()(matrix, rhs, l2_regularizer)`` -> ``(*, N, K)``.
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, fast: bool = True) -> None:
+        super().__init__()
+        record(self, fast=check_bool(self.name, "fast", fast))
+
+    def __call__(self, matrix: Any, rhs: Any, l2_regularizer: Any) -> jax.Array:
+        a, b = as_array(matrix), as_array(rhs)
+        if a.ndim < 2 or b.ndim != a.ndim or b.shape[-2] != a.shape[-2]:
+            raise ValueError(f"For '{self.name}', 'matrix' must be (*, M, N) and 'rhs' (*, M, K), but got shapes "
+                             f"{a.shape} and {b.shape}.")
+        l2 = as_array(l2_regularizer).astype(a.dtype).reshape(())
+        ah = jnp.conj(jnp.swapaxes(a, -1, -2))
+        m, n = a.shape[-2:]
+        if not self.fast:
+            if not isinstance(l2, jax.core.Tracer) and float(jnp.abs(l2)) != 0.0:
+                raise ValueError(f"For '{self.name}', 'l2_regularizer' must be 0 when 'fast' is False, but got "
+                                 f"{float(l2)}.")
+            return jnp.linalg.pinv(a) @ b
+        if m >= n:
+            gram = ah @ a + l2 * jnp.eye(n, dtype=a.dtype)
+            return jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(gram, lower=True), ah @ b)
+        gram = a @ ah + l2 * jnp.eye(m, dtype=a.dtype)
+        return ah @ jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(gram, lower=True), b)
+
+
+class MatrixLogarithm(Primitive):
+    """The principal matrix logarithm of complex square matrices (by eigendecomposition: eager, on CPU).
+    Call: ``MatrixLogarithm()(x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any) -> jax.Array:
+        a = as_array(x)
+        if not jnp.iscomplexobj(a):
+            raise TypeError(f"For '{self.name}', 'x' must be complex64 or complex128, but got {a.dtype}.")
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+            raise ValueError(f"For '{self.name}', 'x' must be (*, N, N), but got shape {a.shape}.")
+        from mindjax.ops.function.linalg_func import eig
+
+        w, v = eig(a)
+        return (v * jnp.log(w)[..., None, :]) @ jnp.linalg.inv(v)
+
+
+class TridiagonalMatMul(Primitive):
+    """The product of a tridiagonal matrix (its three ``(*, 1, M)`` diagonals) with ``rhs`` ``(*, M, N)``;
+    ``superdiag``'s last and ``subdiag``'s first entries are ignored.
+
+    Call: ``TridiagonalMatMul()(superdiag, maindiag, subdiag, rhs)`` -> ``(*, M, N)``.
+    """
+
+    _strategy_inputs = 4
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, superdiag: Any, maindiag: Any, subdiag: Any, rhs: Any) -> jax.Array:
+        up, mid, low, b = (as_array(v) for v in (superdiag, maindiag, subdiag, rhs))
+        m = b.shape[-2] if b.ndim >= 2 else -1
+        for arg, d in (("superdiag", up), ("maindiag", mid), ("subdiag", low)):
+            if d.ndim < 2 or d.shape[-2:] != (1, m):
+                raise ValueError(f"For '{self.name}', '{arg}' must have shape (*, 1, {m}) to match 'rhs' {b.shape}, "
+                                 f"but got {d.shape}.")
+        col = lambda d: jnp.swapaxes(d, -1, -2)  # noqa: E731 - (*, M, 1)
+        zero = jnp.zeros_like(b[..., :1, :])
+        below = jnp.concatenate([b[..., 1:, :], zero], axis=-2)
+        above = jnp.concatenate([zero, b[..., :-1, :]], axis=-2)
+        return col(up) * below + col(mid) * b + col(low) * above
