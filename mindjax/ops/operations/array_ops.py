@@ -1102,3 +1102,22 @@ def _diag_k(k: Any) -> Any:
         return k
     values = np.asarray(as_array(k)).reshape(-1).tolist()
     return int(values[0]) if len(values) == 1 else tuple(int(v) for v in values)
+
+
+class AffineGrid(Primitive):
+    """The sampling grid of a batch of affine matrices ``theta`` for ``output_size`` ``(N, C, H, W)`` (or 5-D).
+
+    Arguments:
+        align_corners: -1 and 1 are the corner pixels' centres. Default: ``False``.
+
+    Call: ``AffineGrid()(theta, output_size)`` -> ``(N, H, W, 2)`` (or ``(N, D, H, W, 3)``).
+    """
+
+    _strategy_inputs = 1
+
+    def __init__(self, align_corners: bool = False) -> None:
+        super().__init__()
+        record(self, align_corners=check_bool(self.name, "align_corners", align_corners))
+
+    def __call__(self, theta: Any, output_size: Any) -> jax.Array:
+        return A.affine_grid(theta, tuple(output_size), self.align_corners)

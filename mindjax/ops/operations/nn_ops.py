@@ -84,15 +84,20 @@ def _resize(op: str, x: Any, size: Any, mode: str, align_corners: bool, half_pix
                 idx = jnp.floor(jnp.arange(out, dtype=jnp.float32) * (n / out))
             y = jnp.take(y, jnp.clip(idx, 0, n - 1).astype(jnp.int32), axis=axis)
         else:
-            src = jnp.maximum(src, 0.0)
-            lo = jnp.clip(jnp.floor(src), 0, n - 1).astype(jnp.int32)
-            hi = jnp.minimum(lo + 1, n - 1)
-            frac = (src - lo).astype(y.dtype)
-            shape = [1] * y.ndim
-            shape[axis] = out
-            frac = frac.reshape(shape)
-            y = jnp.take(y, lo, axis=axis) * (1 - frac) + jnp.take(y, hi, axis=axis) * frac
+            y = _linear_axis(y, axis, src)
     return y.astype(a.dtype) if mode == "nearest" else y
+
+
+def _linear_axis(y: jax.Array, axis: int, src: jax.Array) -> jax.Array:
+    """Linear interpolation of ``y`` along ``axis`` at the source coordinates ``src`` (clamped to the edges)."""
+    n = y.shape[axis]
+    src = jnp.maximum(src, 0.0)
+    lo = jnp.clip(jnp.floor(src), 0, n - 1).astype(jnp.int32)
+    hi = jnp.minimum(lo + 1, n - 1)
+    shape = [1] * y.ndim
+    shape[axis] = src.shape[0]
+    frac = (src - lo).astype(y.dtype).reshape(shape)
+    return jnp.take(y, lo, axis=axis) * (1 - frac) + jnp.take(y, hi, axis=axis) * frac
 
 
 class ResizeNearestNeighbor(Primitive):
@@ -1661,3 +1666,184 @@ class LogSoftmaxExt(Primitive):
         if dim is None:
             dim = 0 if a.ndim in (0, 1, 3) else 1  # PyTorch's implicit choice, which mint follows
         return jax.nn.log_softmax(a, axis=F._axis(self.name, dim, max(a.ndim, 1)))
+
+
+# --- pooling with indices, unpooling and 3-D upsampling -------------------------------------------------
+
+class MaxPoolWithArgmaxV2(Primitive):
+    """2-D max pooling over NCHW input that also returns each maximum's flat index in its ``H * W`` plane.
+
+    Arguments:
+        kernel_size: an int or a pair. strides: Default: ``kernel_size``. pads: Default: ``0``.
+        dilation: Default: ``(1, 1)``. ceil_mode: Default: ``False``. argmax_type: ``int64`` (default) or ``int32``.
+
+    Call: ``MaxPoolWithArgmaxV2(kernel_size)(x)`` -> ``(output, argmax)``.
+    """
+
+    def __init__(self, kernel_size: Any, strides: Any = None, pads: Any = 0, dilation: Any = (1, 1),
+                 ceil_mode: bool = False, argmax_type: Any = None) -> None:
+        super().__init__()
+        from mindjax.common import dtype as mstype
+
+        argmax_type = mstype.int64 if argmax_type is None else argmax_type
+        if str(argmax_type).lower() not in ("int32", "int64"):
+            raise TypeError(f"For '{self.name}', 'argmax_type' must be int32 or int64, but got {argmax_type}.")
+        record(self, kernel_size=kernel_size, strides=kernel_size if strides is None else strides, pads=pads,
+               dilation=dilation, ceil_mode=check_bool(self.name, "ceil_mode", ceil_mode), argmax_type=argmax_type)
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        out, idx = F.max_pool2d(x, self.kernel_size, self.strides, self.pads, self.dilation, True, self.ceil_mode)
+        return out, idx.astype(to_jax_dtype(self.argmax_type))
+
+
+class MaxPool3DWithArgmax(Primitive):
+    """3-D max pooling over NCDHW input that also returns each maximum's flat index in its ``D * H * W`` volume.
+
+    Arguments:
+        ksize, strides, pads: ints or triples. dilation: Default: ``(1, 1, 1)``. ceil_mode: Default: ``False``.
+        data_format: only ``'NCDHW'``. argmax_type: ``int64`` (default) or ``int32``.
+
+    Call: ``MaxPool3DWithArgmax(ksize, strides, pads)(x)`` -> ``(output, argmax)``.
+    """
+
+    def __init__(self, ksize: Any, strides: Any, pads: Any, dilation: Any = (1, 1, 1), ceil_mode: bool = False,
+                 data_format: str = "NCDHW", argmax_type: Any = None) -> None:
+        super().__init__()
+        from mindjax.common import dtype as mstype
+
+        if data_format != "NCDHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCDHW', but got {data_format!r}.")
+        argmax_type = mstype.int64 if argmax_type is None else argmax_type
+        if str(argmax_type).lower() not in ("int32", "int64"):
+            raise TypeError(f"For '{self.name}', 'argmax_type' must be int32 or int64, but got {argmax_type}.")
+        record(self, ksize=ksize, strides=strides, pads=pads, dilation=dilation,
+               ceil_mode=check_bool(self.name, "ceil_mode", ceil_mode), data_format=data_format,
+               argmax_type=argmax_type)
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        out, idx = N.max_pool3d(x, self.ksize, self.strides, self.pads, self.dilation, self.ceil_mode, True)
+        return out, idx.astype(to_jax_dtype(self.argmax_type))
+
+
+class _MaxUnpool(Primitive):
+    _strategy_inputs = 2
+    _format = "NCHW"
+    _fn: Any = None
+
+    def __init__(self, ksize: Any, strides: Any = 0, pads: Any = 0, output_shape: Any = (),
+                 data_format: str | None = None) -> None:
+        super().__init__()
+        data_format = self._format if data_format is None else data_format
+        if data_format != self._format:
+            raise ValueError(f"For '{self.name}', 'data_format' must be '{self._format}', but got {data_format!r}.")
+        record(self, ksize=ksize, strides=strides, pads=pads, output_shape=tuple(output_shape),
+               data_format=data_format)
+
+    def __call__(self, x: Any, argmax: Any) -> jax.Array:
+        strides = self.ksize if self.strides in (0, (0,), None) else self.strides
+        size = tuple(self.output_shape)[2:] if self.output_shape else None
+        return type(self)._fn(x, argmax, self.ksize, strides, self.pads, size)
+
+
+class MaxUnpool2D(_MaxUnpool):
+    """Undo a 2-D max pooling: ``x``'s values at the flat ``argmax`` positions of a zero NCHW plane.
+
+    Arguments:
+        ksize: the pooling window. strides: Default: ``0`` (the window). pads: Default: ``0``.
+        output_shape: the full ``(N, C, H, W)``, or ``()`` to infer. data_format: ``'NCHW'``.
+
+    Call: ``MaxUnpool2D(ksize)(x, argmax)`` -> array.
+    """
+
+    _fn = staticmethod(N.max_unpool2d)
+
+
+class MaxUnpool3D(_MaxUnpool):
+    """Undo a 3-D max pooling: ``x``'s values at the flat ``argmax`` positions of a zero NCDHW volume.
+
+    Arguments:
+        ksize: the pooling window. strides: Default: ``0`` (the window). pads: Default: ``0``.
+        output_shape: the full ``(N, C, D, H, W)``, or ``()`` to infer. data_format: ``'NCDHW'``.
+
+    Call: ``MaxUnpool3D(ksize)(x, argmax)`` -> array.
+    """
+
+    _format = "NCDHW"
+    _fn = staticmethod(N.max_unpool3d)
+
+
+class _Upsample3D(Primitive):
+    _mode = "nearest"
+
+    def __call__(self, x: Any, output_size: Any = None, scales: Any = None) -> jax.Array:
+        if (output_size is None) == (scales is None):
+            raise ValueError(f"For '{self.name}', exactly one of 'output_size' and 'scales' must be given.")
+        a = as_array(x)
+        if a.ndim != 5:
+            raise ValueError(f"For '{self.name}', 'x' must be 5-D (N, C, D, H, W), but got shape {a.shape}.")
+        if output_size is None:
+            output_size = [int(np.floor(n * float(s))) for n, s in zip(a.shape[2:], scales)]
+        size = tuple(int(v) for v in output_size)
+        if len(size) != 3 or min(size) <= 0:
+            raise ValueError(f"For '{self.name}', 'output_size' must be three positive ints, but got {output_size!r}.")
+        if self._mode == "nearest":
+            return F.interpolate(a, size, None, "nearest")
+        y = a if jnp.issubdtype(a.dtype, jnp.floating) else a.astype(jnp.float32)
+        for axis, out in zip((2, 3, 4), size):
+            y = _linear_axis(y, axis, _source_index(out, y.shape[axis], self.align_corners, not self.align_corners))
+        return y
+
+
+class UpsampleNearest3D(_Upsample3D):
+    """Nearest-neighbour upsampling of NCDHW input to ``output_size`` (or by ``scales``).
+    Call: ``UpsampleNearest3D()(x, output_size=None, scales=None)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class UpsampleTrilinear3D(_Upsample3D):
+    """Trilinear upsampling of NCDHW input to ``output_size`` (or by ``scales``).
+
+    Arguments:
+        align_corners: align the corner pixels. Default: ``False``.
+
+    Call: ``UpsampleTrilinear3D()(x, output_size=None, scales=None)``.
+    """
+
+    _mode = "trilinear"
+
+    def __init__(self, align_corners: bool = False) -> None:
+        super().__init__()
+        record(self, align_corners=check_bool(self.name, "align_corners", align_corners))
+
+
+class ResizeLinear1D(Primitive):
+    """Linear resizing of the last axis of ``(N, C, W)`` input to ``size``.
+
+    Arguments:
+        coordinate_transformation_mode: ``'align_corners'`` (default) or ``'half_pixel'``.
+
+    Call: ``ResizeLinear1D()(x, size)`` -> ``(N, C, size)``.
+    """
+
+    _strategy_inputs = 1
+
+    def __init__(self, coordinate_transformation_mode: str = "align_corners") -> None:
+        super().__init__()
+        if coordinate_transformation_mode not in ("align_corners", "half_pixel"):
+            raise ValueError(f"For '{self.name}', 'coordinate_transformation_mode' must be 'align_corners' or "
+                             f"'half_pixel', but got {coordinate_transformation_mode!r}.")
+        record(self, coordinate_transformation_mode=coordinate_transformation_mode)
+
+    def __call__(self, x: Any, size: Any) -> jax.Array:
+        a = as_array(x)
+        if a.ndim != 3:
+            raise ValueError(f"For '{self.name}', 'x' must be 3-D (N, C, W), but got shape {a.shape}.")
+        values = np.asarray(as_array(size)).reshape(-1).tolist() if not isinstance(size, (int, tuple, list)) else size
+        out = int(values if isinstance(values, int) else values[0])
+        if out <= 0:
+            raise ValueError(f"For '{self.name}', 'size' must be positive, but got {out}.")
+        align = self.coordinate_transformation_mode == "align_corners"
+        y = a if jnp.issubdtype(a.dtype, jnp.floating) else a.astype(jnp.float32)
+        return _linear_axis(y, 2, _source_index(out, a.shape[2], align, not align))
