@@ -124,3 +124,40 @@ def test_image_primitives_reject_bad_arguments_naming_the_op():
         mj_ops.MaxPoolWithArgmaxV2(2, argmax_type=mindjax.float32)
     with pytest.raises(ValueError, match="For 'ResizeLinear1D', 'coordinate_transformation_mode' must be"):
         mj_ops.ResizeLinear1D("asymmetric")
+
+
+# --- CTC -------------------------------------------------------------------------------------------------
+
+CTC_X = RNG.standard_normal((4, 2, 4)).astype(F32)
+CTC_LEN = np.array([4, 3], np.int32)
+
+
+def test_ctc_greedy_decoder_matches_mindspore():
+    for merge in (True, False):
+        expected = [t.asnumpy() for t in ms_ops.ctc_greedy_decoder(mindspore.Tensor(CTC_X), mindspore.Tensor(CTC_LEN),
+                                                                    merge)]
+        got = [np.asarray(t) for t in mj_ops.CTCGreedyDecoder(merge_repeated=merge)(CTC_X, CTC_LEN)]
+        for e, g in zip(expected, got):
+            assert e.shape == g.shape, (e, g)
+            np.testing.assert_allclose(g.astype(e.dtype), e, rtol=1e-6)
+
+
+def test_ctc_loss_primitive_matches_mindspore_loss_and_gradient():
+    indices = np.array([[0, 0], [0, 1], [1, 0]], np.int64)
+    values = np.array([1, 1, 2], np.int32)
+    for collapse in (False, True):
+        ms_loss, ms_grad = ms_ops.CTCLoss(preprocess_collapse_repeated=collapse)(
+            mindspore.Tensor(CTC_X), mindspore.Tensor(indices), mindspore.Tensor(values), mindspore.Tensor(CTC_LEN))
+        loss, grad = mj_ops.CTCLoss(preprocess_collapse_repeated=collapse)(CTC_X, indices, values, CTC_LEN)
+        np.testing.assert_allclose(np.asarray(loss), ms_loss.asnumpy(), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(np.asarray(grad), ms_grad.asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_ctc_primitives_reject_bad_arguments():
+    with pytest.raises(NotImplementedError, match="For 'CTCLoss', 'ctc_merge_repeated=False' is not available"):
+        mj_ops.CTCLoss(ctc_merge_repeated=False)
+    with pytest.raises(ValueError, match="For 'CTCLoss', the labels of batch 1 are longer than its sequence_length 1"):
+        mj_ops.CTCLoss()(CTC_X, np.array([[1, 0], [1, 1]], np.int64), np.array([0, 1], np.int32),
+                         np.array([4, 1], np.int32))
+    with pytest.raises(ValueError, match=r"For 'ctc_greedy_decoder', each 'sequence_length' must be in \[0, 4\]"):
+        mj_ops.ctc_greedy_decoder(CTC_X, np.array([5, 1], np.int32))

@@ -231,3 +231,12 @@ def test_value_dependent_shapes_refuse_tracing_with_a_clear_message():
         jax.jit(lambda x, ids: mj_ops.SegmentSum()(x, ids))(X[:3], IDS)
     with pytest.raises(ValueError, match="For 'Bincount', 'size' sets the output shape, so it must be a constant"):
         jax.jit(lambda a, n: mj_ops.Bincount()(a, n, np.ones(2, F32)))(np.array([0, 1], np.int32), 3)
+
+
+def test_inplace_index_add_writes_the_parameter_and_pack_stacks_like_mindspore():
+    results = []
+    for o, T, P in ((ms_ops, mindspore.Tensor, mindspore.Parameter), (mj_ops, mindjax.Tensor, mindjax.Parameter)):
+        var = P(T(X.copy()), name="var")
+        out = o.InplaceIndexAdd(axis=1)(var, T(np.array([0, 3], np.int32)), T(np.ones((3, 2), F32)))
+        results.append([_numpy(out), var.asnumpy(), _numpy(o.Pack(axis=1)([T(X), T(X * 2)]))])
+    _assert_same(results[0], results[1], "InplaceIndexAdd/Pack", 1e-6)

@@ -1847,3 +1847,88 @@ class ResizeLinear1D(Primitive):
         align = self.coordinate_transformation_mode == "align_corners"
         y = a if jnp.issubdtype(a.dtype, jnp.floating) else a.astype(jnp.float32)
         return _linear_axis(y, 2, _source_index(out, a.shape[2], align, not align))
+
+
+# --- CTC (TensorFlow-style sparse labels, blank = the last class) ---------------------------------------
+
+class CTCGreedyDecoder(Primitive):
+    """Greedy CTC decoding (see ``ops.ctc_greedy_decoder``). Eager only.
+
+    Arguments:
+        merge_repeated: merge repeated classes. Default: ``True``.
+
+    Call: ``CTCGreedyDecoder()(inputs, sequence_length)`` ->
+    ``(decoded_indices, decoded_values, decoded_shape, log_probability)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, merge_repeated: bool = True) -> None:
+        super().__init__()
+        record(self, merge_repeated=check_bool(self.name, "merge_repeated", merge_repeated))
+
+    def __call__(self, inputs: Any, sequence_length: Any) -> tuple[jax.Array, ...]:
+        return N.ctc_greedy_decoder(inputs, sequence_length, self.merge_repeated)
+
+
+class CTCLoss(Primitive):
+    """CTC loss of ``(max_time, batch, num_classes)`` logits against sparse labels (blank = ``num_classes - 1``),
+    with its gradient.
+
+    Arguments:
+        preprocess_collapse_repeated: merge repeated labels first. Default: ``False``.
+        ctc_merge_repeated: repeated non-blank steps may merge into one label (only ``True``, the CTC rule, is
+            available). Default: ``True``.
+        ignore_longer_outputs_than_inputs: give zero loss and gradient to sequences whose labels are longer than
+            their inputs instead of an error. Default: ``False``.
+
+    Call: ``CTCLoss()(x, labels_indices, labels_values, sequence_length)`` -> ``(loss, gradient)``.
+    """
+
+    _strategy_inputs = 4
+
+    def __init__(self, preprocess_collapse_repeated: bool = False, ctc_merge_repeated: bool = True,
+                 ignore_longer_outputs_than_inputs: bool = False) -> None:
+        super().__init__()
+        record(self, preprocess_collapse_repeated=check_bool(self.name, "preprocess_collapse_repeated",
+                                                             preprocess_collapse_repeated),
+               ctc_merge_repeated=check_bool(self.name, "ctc_merge_repeated", ctc_merge_repeated),
+               ignore_longer_outputs_than_inputs=check_bool(self.name, "ignore_longer_outputs_than_inputs",
+                                                            ignore_longer_outputs_than_inputs))
+        if not ctc_merge_repeated:
+            raise NotImplementedError(f"For '{self.name}', 'ctc_merge_repeated=False' is not available; use the "
+                                      f"default True (the CTC alignment rule), as ops.ctc_loss does.")
+
+    def __call__(self, x: Any, labels_indices: Any, labels_values: Any, sequence_length: Any) -> tuple[Any, Any]:
+        logits = as_array(x)
+        if logits.ndim != 3:
+            raise ValueError(f"For '{self.name}', 'x' must be 3-D (max_time, batch_size, num_classes), but got shape "
+                             f"{logits.shape}.")
+        idx, vals = np.asarray(as_array(labels_indices)), np.asarray(as_array(labels_values))
+        if idx.ndim != 2 or idx.shape[1] != 2 or vals.shape != idx.shape[:1]:
+            raise ValueError(f"For '{self.name}', 'labels_indices' must be (N, 2) and 'labels_values' (N,), but got "
+                             f"shapes {idx.shape} and {vals.shape}.")
+        steps, batch, classes = logits.shape
+        rows: list[list[int]] = [[] for _ in range(batch)]
+        for (b, _), v in sorted(zip(map(tuple, idx.tolist()), vals.tolist())):
+            if not self.preprocess_collapse_repeated or not rows[b] or rows[b][-1] != v:
+                rows[b].append(int(v))
+        lengths = np.asarray(as_array(sequence_length)).reshape(-1)
+        too_long = np.array([len(r) > int(n) for r, n in zip(rows, lengths)])
+        if too_long.any() and not self.ignore_longer_outputs_than_inputs:
+            raise ValueError(f"For '{self.name}', the labels of batch {int(np.argmax(too_long))} are longer than its "
+                             f"sequence_length {int(lengths[np.argmax(too_long)])}; set "
+                             f"'ignore_longer_outputs_than_inputs' to skip such sequences.")
+        width = max(1, max(len(r) for r in rows))
+        targets = jnp.asarray([r + [0] * (width - len(r)) for r in rows], jnp.int32)
+        target_lengths = jnp.asarray([len(r) for r in rows], jnp.int32)
+        input_lengths = jnp.asarray(lengths, jnp.int32)
+
+        def per_batch(z: jax.Array) -> jax.Array:
+            log_probs = jax.nn.log_softmax(z.astype(jnp.float32), axis=-1)
+            loss, _ = N.ctc_loss(log_probs, targets, input_lengths, target_lengths, classes - 1, "none")
+            return jnp.where(jnp.asarray(too_long), 0.0, loss)
+
+        loss, pullback = jax.vjp(per_batch, logits)
+        (grad,) = pullback(jnp.ones_like(loss))
+        return loss.astype(logits.dtype), grad.astype(logits.dtype)
