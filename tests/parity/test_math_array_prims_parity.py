@@ -240,3 +240,17 @@ def test_inplace_index_add_writes_the_parameter_and_pack_stacks_like_mindspore()
         out = o.InplaceIndexAdd(axis=1)(var, T(np.array([0, 3], np.int32)), T(np.ones((3, 2), F32)))
         results.append([_numpy(out), var.asnumpy(), _numpy(o.Pack(axis=1)([T(X), T(X * 2)]))])
     _assert_same(results[0], results[1], "InplaceIndexAdd/Pack", 1e-6)
+
+
+def test_edit_distance_matches_mindspore():
+    hyp_idx = np.array([[0, 0, 0], [1, 0, 1], [1, 1, 1]], np.int64)
+    hyp_val = np.array([1, 2, 3], F32)
+    truth_idx = np.array([[0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1]], np.int64)
+    truth_val = np.array([1, 3, 2, 1], F32)
+    shape = np.array([2, 2, 2], np.int64)
+    for normalize in (True, False):
+        args = (hyp_idx, hyp_val, shape, truth_idx, truth_val, shape)
+        expected = ms_ops.EditDistance(normalize)(*(mindspore.Tensor(a) for a in args)).asnumpy()
+        got = np.asarray(mj_ops.EditDistance(normalize)(*args))
+        assert got.dtype == expected.dtype
+        np.testing.assert_allclose(got, expected)

@@ -1121,3 +1121,59 @@ class AffineGrid(Primitive):
 
     def __call__(self, theta: Any, output_size: Any) -> jax.Array:
         return A.affine_grid(theta, tuple(output_size), self.align_corners)
+
+
+class EditDistance(Primitive):
+    """Levenshtein distances between the sequences of two sparse tensors (their last dimension), per position
+    of the other dimensions. Eager only.
+
+    Arguments:
+        normalize: divide by the truth's length (``inf`` for an empty truth and a non-empty hypothesis).
+            Default: ``True``.
+
+    Call: ``EditDistance()(hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices, truth_values,
+    truth_shape)`` -> float32 array of rank ``R - 1``.
+    """
+
+    _strategy_inputs = None
+
+    def __init__(self, normalize: bool = True) -> None:
+        super().__init__()
+        record(self, normalize=check_bool(self.name, "normalize", normalize))
+
+    def __call__(self, hypothesis_indices: Any, hypothesis_values: Any, hypothesis_shape: Any, truth_indices: Any,
+                 truth_values: Any, truth_shape: Any) -> jax.Array:
+        _eager(self.name, hypothesis_indices, hypothesis_values, truth_indices, truth_values)
+        h_idx, h_val, h_shape = (np.asarray(as_array(v)) for v in (hypothesis_indices, hypothesis_values,
+                                                                    hypothesis_shape))
+        t_idx, t_val, t_shape = (np.asarray(as_array(v)) for v in (truth_indices, truth_values, truth_shape))
+        rank = h_shape.shape[0]
+        for arg, idx, val in (("hypothesis", h_idx, h_val), ("truth", t_idx, t_val)):
+            if idx.ndim != 2 or idx.shape[1] != rank or val.shape != idx.shape[:1]:
+                raise ValueError(f"For '{self.name}', '{arg}_indices' must be (N, {rank}) and '{arg}_values' (N,), but "
+                                 f"got shapes {idx.shape} and {val.shape}.")
+        if t_shape.shape != (rank,) or rank < 2:
+            raise ValueError(f"For '{self.name}', the shapes must have the same length >= 2, but got "
+                             f"{h_shape.tolist()} and {t_shape.tolist()}.")
+        out_shape = tuple(int(max(a, b)) for a, b in zip(h_shape[:-1], t_shape[:-1]))
+
+        def sequences(idx: np.ndarray, val: np.ndarray) -> dict[tuple[int, ...], list[Any]]:
+            rows: dict[tuple[int, ...], list[tuple[int, Any]]] = {}
+            for i, v in zip(map(tuple, idx.tolist()), val.tolist()):
+                rows.setdefault(i[:-1], []).append((i[-1], v))
+            return {k: [v for _, v in sorted(r)] for k, r in rows.items()}
+
+        hyp, truth = sequences(h_idx, h_val), sequences(t_idx, t_val)
+        out = np.zeros(out_shape, np.float32)
+        for pos in np.ndindex(*out_shape):
+            a, b = hyp.get(pos, []), truth.get(pos, [])
+            row = list(range(len(b) + 1))
+            for i, x in enumerate(a, 1):
+                prev, row[0] = row[0], i
+                for j, y in enumerate(b, 1):
+                    prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+            dist = float(row[-1])
+            if self.normalize:
+                dist = dist / len(b) if b else (np.inf if a else 0.0)
+            out[pos] = dist
+        return jnp.asarray(out)
