@@ -77,8 +77,9 @@ def bounding_box_decode(anchor_box: Any, deltas: Any, max_shape: Sequence[int],
     x2 = cx + 0.5 * (w - 1.0)
     y2 = cy + 0.5 * (h - 1.0)
     hmax, wmax = float(max_shape[0]), float(max_shape[1])
-    return jnp.stack([jnp.clip(x1, 0, wmax - 1), jnp.clip(y1, 0, hmax - 1), jnp.clip(x2, 0, wmax - 1),
-                      jnp.clip(y2, 0, hmax - 1)], axis=1)
+    # MindSpore 2.10 clips to [0, width] and [0, height] (measured on its CPU kernel), not to width - 1.
+    return jnp.stack([jnp.clip(x1, 0, wmax), jnp.clip(y1, 0, hmax), jnp.clip(x2, 0, wmax),
+                      jnp.clip(y2, 0, hmax)], axis=1)
 
 
 @tensor_op

@@ -77,12 +77,22 @@ def eigvals(A: Any) -> jax.Array:
     return jnp.asarray(np.linalg.eigvals(np.asarray(a)), ctype)
 
 
+def _lax_geqrf(a: jax.Array) -> tuple[jax.Array, jax.Array]:
+    # JAX registers the geqrf primitive on every backend but exports it from jax.lax.linalg only in some versions.
+    fn = getattr(jax.lax.linalg, "geqrf", None)
+    if fn is None:
+        from jax._src.lax import linalg as _lax_linalg
+
+        fn = _lax_linalg.geqrf
+    return fn(a)
+
+
 @tensor_op
 @_named("geqrf")
 def geqrf(input: Any) -> tuple[jax.Array, jax.Array]:
     """LAPACK's ``geqrf``: R above the diagonal and the Householder vectors below, plus ``tau``."""
     a = _matrix("geqrf", input)
-    h, tau = jax.lax.linalg.geqrf(a)
+    h, tau = _lax_geqrf(a)
     return h, tau
 
 

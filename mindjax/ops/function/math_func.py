@@ -46,7 +46,7 @@ __all__ = [
     "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan",
     "atanh", "arctanh", "cosh", "sinh", "tan", "tanh_", "expm1", "exp2", "log1p", "log2", "log10", "erfc",
     "erfinv", "lgamma", "digamma", "i0", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0",
-    "bessel_j1", "sinc", "frac", "deg2rad", "rad2deg", "negative", "positive", "sgn", "signbit", "inv",
+    "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "sinc", "frac", "deg2rad", "rad2deg", "negative", "positive", "sgn", "signbit", "inv",
     "invert", "isinf", "isneginf", "isposinf", "isreal", "is_complex", "isnan_ext", "real", "imag", "conj",
     "angle", "view_as_real", "nan_to_num", "logit", "tanhshrink", "eps",
     # elementwise, binary
@@ -71,6 +71,8 @@ __all__ = [
     "log_matrix_determinant", "logdet", "inverse", "matrix_power", "matrix_exp", "matrix_solve", "cholesky",
     "cholesky_inverse", "cholesky_solve", "lu_solve", "lu_unpack", "cross", "bucketize", "iou",
     "inplace_add", "inplace_sub", "inplace_update", "inplace_index_add",
+    "float_power_ext", "diff_ext", "einsum_ext", "baddbmm_ext", "reduce_max", "reduce_min", "sparse_segment_mean",
+    "gumbel_softmax", "orgqr", "ormqr",
 ]
 
 
@@ -150,6 +152,80 @@ def _bessel_j(x: jax.Array, order: int) -> jax.Array:
 
 bessel_j0 = _u("bessel_j0", lambda x: _bessel_j(x, 0), "Bessel function of the first kind, order 0", arg="x")
 bessel_j1 = _u("bessel_j1", lambda x: _bessel_j(x, 1), "Bessel function of the first kind, order 1", arg="x")
+def _bessel_y(x: jax.Array, order: int) -> jax.Array:
+    # Numerical Recipes' bessy0/bessy1: rational approximations below 8 (over J and log), the asymptotic
+    # form beyond. As MindSpore 2.10: -inf for x < 0 and at 0 (Y1 is NaN at 0).
+    y = x * x
+    safe_small = jnp.where(x > 0, x, 1.0)
+    if order == 0:
+        num = (-2957821389.0 + y * (7062834065.0 + y * (-512359803.6 + y * (10879881.29 + y * (-86327.92757
+                                                                                              + y * 228.4622733)))))
+        den = 40076544269.0 + y * (745249964.8 + y * (7189466.438 + y * (47447.26470 + y * (226.1030244 + y))))
+        small = num / den + 0.636619772 * _bessel_j(x, 0) * jnp.log(safe_small)
+    else:
+        num = x * (-0.4900604943e13 + y * (0.1275274390e13 + y * (-0.5153438139e11 + y * (
+            0.7349264551e9 + y * (-0.4237922726e7 + y * 0.8511937935e4)))))
+        den = 0.2499580570e14 + y * (0.4244419664e12 + y * (0.3733650367e10 + y * (0.2245904002e8 + y * (
+            0.1020426050e6 + y * (0.3549632885e3 + y)))))
+        small = num / den + 0.636619772 * (_bessel_j(x, 1) * jnp.log(safe_small) - 1.0 / safe_small)
+    safe = jnp.where(x < 8.0, 8.0, x)
+    z = 8.0 / safe
+    z2 = z * z
+    if order == 0:
+        xx = safe - 0.785398164
+        p = 1.0 + z2 * (-0.1098628627e-2 + z2 * (0.2734510407e-4 + z2 * (-0.2073370639e-5 + z2 * 0.2093887211e-6)))
+        q = -0.1562499995e-1 + z2 * (0.1430488765e-3 + z2 * (-0.6911147651e-5 + z2 * (0.7621095161e-6
+                                                                                     - z2 * 0.934945152e-7)))
+    else:
+        xx = safe - 2.356194491
+        p = 1.0 + z2 * (0.183105e-2 + z2 * (-0.3516396496e-4 + z2 * (0.2457520174e-5 + z2 * (-0.240337019e-6))))
+        q = 0.04687499995 + z2 * (-0.2002690873e-3 + z2 * (0.8449199096e-5 + z2 * (-0.88228987e-6
+                                                                                  + z2 * 0.105787412e-6)))
+    large = jnp.sqrt(0.636619772 / safe) * (jnp.sin(xx) * p + z * jnp.cos(xx) * q)
+    out = jnp.where(x < 8.0, small, large)
+    out = jnp.where(x == 0, -jnp.inf if order == 0 else jnp.nan, out)
+    return jnp.where(x < 0, -jnp.inf, out).astype(x.dtype)
+
+
+def _bessel_k(x: jax.Array, order: int, scaled: bool) -> jax.Array:
+    # Numerical Recipes' bessk0/bessk1 (Abramowitz and Stegun 9.8.5-9.8.8): a series over I below 2, a
+    # polynomial in 2/x times exp(-x)/sqrt(x) beyond; ``scaled`` multiplies by exp(x). inf for x <= 0, as
+    # MindSpore 2.10.
+    small_x = jnp.where((x > 0) & (x <= 2.0), x, 1.0)
+    y = small_x * small_x / 4.0
+    if order == 0:
+        small = -jnp.log(small_x / 2.0) * jss.i0(small_x) + (-0.57721566 + y * (0.42278420 + y * (0.23069756 + y * (
+            0.3488590e-1 + y * (0.262698e-2 + y * (0.10750e-3 + y * 0.74e-5))))))
+    else:
+        small = jnp.log(small_x / 2.0) * jss.i1(small_x) + (1.0 / small_x) * (1.0 + y * (0.15443144 + y * (
+            -0.67278579 + y * (-0.18156897 + y * (-0.1919402e-1 + y * (-0.110404e-2 + y * (-0.4686e-4)))))))
+    if scaled:
+        small = small * jnp.exp(small_x)
+    large_x = jnp.where(x > 2.0, x, 2.0)
+    z = 2.0 / large_x
+    if order == 0:
+        poly = 1.25331414 + z * (-0.7832358e-1 + z * (0.2189568e-1 + z * (-0.1062446e-1 + z * (
+            0.587872e-2 + z * (-0.251540e-2 + z * 0.53208e-3)))))
+    else:
+        poly = 1.25331414 + z * (0.23498619 + z * (-0.3655620e-1 + z * (0.1504268e-1 + z * (
+            -0.780353e-2 + z * (0.325614e-2 + z * (-0.68245e-3))))))
+    large = poly / jnp.sqrt(large_x) * (1.0 if scaled else jnp.exp(-large_x))
+    out = jnp.where(x <= 2.0, small, large)
+    return jnp.where(x <= 0, jnp.inf, out).astype(x.dtype)
+
+
+bessel_y0 = _u("bessel_y0", lambda x: _bessel_y(x, 0), "Bessel function of the second kind, order 0", arg="x")
+bessel_y1 = _u("bessel_y1", lambda x: _bessel_y(x, 1), "Bessel function of the second kind, order 1", arg="x")
+bessel_k0 = _u("bessel_k0", lambda x: _bessel_k(x, 0, False), "Modified Bessel function of the second kind, order 0",
+               arg="x")
+bessel_k0e = _u("bessel_k0e", lambda x: _bessel_k(x, 0, True),
+                "Exponentially scaled modified Bessel function of the second kind, order 0 (``k0(x) * exp(x)``)",
+                arg="x")
+bessel_k1 = _u("bessel_k1", lambda x: _bessel_k(x, 1, False), "Modified Bessel function of the second kind, order 1",
+               arg="x")
+bessel_k1e = _u("bessel_k1e", lambda x: _bessel_k(x, 1, True),
+                "Exponentially scaled modified Bessel function of the second kind, order 1 (``k1(x) * exp(x)``)",
+                arg="x")
 sinc = _u("sinc", jnp.sinc, "Normalised sinc ``sin(pi x) / (pi x)``")
 frac = _u("frac", lambda x: x - jnp.trunc(x), "Fractional part ``x - trunc(x)``", arg="x", to_float=False)
 deg2rad = _u("deg2rad", jnp.deg2rad, "Degrees to radians", arg="x")
@@ -1598,3 +1674,174 @@ def inplace_index_add(var: Any, indices: Any, updates: Any, axis: int) -> jax.Ar
 
 
 del math
+
+
+# --- MindSpore's ``*_ext`` spellings (the ``mint`` argument names) and generated reductions -------------
+
+@tensor_op
+@_named("float_power_ext")
+def float_power_ext(input: Any, exponent: Any) -> jax.Array:
+    """``input ** exponent`` in double precision (complex stays complex), as :func:`float_power`."""
+    return float_power(input, exponent)
+
+
+@tensor_op
+@_named("diff_ext")
+def diff_ext(input: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> jax.Array:
+    """The ``n``-th forward difference along ``dim`` (``prepend``/``append`` joined first), as :func:`diff`."""
+    return diff(input, n, dim, prepend, append)
+
+
+@tensor_op
+@_named("einsum_ext")
+def einsum_ext(equation: str, *operands: Any) -> jax.Array:
+    """Einstein summation of ``operands`` by ``equation``, as :func:`einsum`."""
+    return einsum(equation, *operands)
+
+
+@tensor_op
+@_named("baddbmm_ext")
+def baddbmm_ext(input: Any, batch1: Any, batch2: Any, *, beta: int | float = 1, alpha: int | float = 1) -> jax.Array:
+    """``beta * input + alpha * (batch1 @ batch2)`` over a batch, as :func:`baddbmm`."""
+    return baddbmm(input, batch1, batch2, beta, alpha)
+
+
+@tensor_op
+@_named("reduce_max")
+def reduce_max(x: Any, axis: Any = ()) -> jax.Array:
+    """The maximum over ``axis`` (all axes when empty), dimensions dropped (``ReduceMax()``'s function)."""
+    from mindjax.ops.primitives import ReduceMax
+
+    return ReduceMax()(x, axis)
+
+
+@tensor_op
+@_named("reduce_min")
+def reduce_min(x: Any, axis: Any = ()) -> jax.Array:
+    """The minimum over ``axis`` (all axes when empty), dimensions dropped (``ReduceMin()``'s function)."""
+    from mindjax.ops.primitives import ReduceMin
+
+    return ReduceMin()(x, axis)
+
+
+@tensor_op
+@_named("sparse_segment_mean")
+def sparse_segment_mean(x: Any, indices: Any, segment_ids: Any) -> jax.Array:
+    """Means of the rows ``x[indices]`` per sorted ``segment_ids`` (``segment_ids[-1] + 1`` rows; empty ones 0).
+
+    Eager only: the output length depends on ``segment_ids``' values.
+
+    Arguments:
+        x: an array of rank >= 1.
+        indices: 1-D int rows of ``x``.
+        segment_ids: 1-D sorted, non-negative ints, as long as ``indices``.
+
+    Returns:
+        array of ``x``'s dtype.
+    """
+    from mindjax.ops.functional_array import _eager
+
+    _eager("sparse_segment_mean", segment_ids)
+    a, idx, ids = _arr(x), _arr(indices), np.asarray(_arr(segment_ids))
+    if not (jnp.issubdtype(idx.dtype, jnp.integer) and ids.dtype.kind in "iu"):
+        raise TypeError(f"For 'sparse_segment_mean', 'indices' and 'segment_ids' must be int32 or int64 tensors, "
+                        f"but got {idx.dtype} and {ids.dtype}.")
+    if idx.ndim != 1 or ids.shape != idx.shape:
+        raise ValueError(f"For 'sparse_segment_mean', 'indices' and 'segment_ids' must be 1-D of the same length, "
+                         f"but got shapes {idx.shape} and {ids.shape}.")
+    if ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
+        raise ValueError(f"For 'sparse_segment_mean', 'segment_ids' must be sorted and non-negative, but got "
+                         f"{ids.tolist()}.")
+    n = int(ids[-1]) + 1 if ids.size else 0
+    seg = jnp.asarray(ids)
+    total = jax.ops.segment_sum(a[idx], seg, n)
+    count = jax.ops.segment_sum(jnp.ones(idx.shape, a.dtype), seg, n)
+    return total / jnp.maximum(count, 1).reshape((n,) + (1,) * (a.ndim - 1))
+
+
+@tensor_op
+@_named("gumbel_softmax")
+def gumbel_softmax(logits: Any, tau: float = 1.0, hard: bool = False, dim: int = -1) -> jax.Array:
+    """Samples of the Gumbel-softmax distribution: ``softmax((logits + g) / tau)`` with Gumbel noise ``g``;
+    with ``hard``, the one-hot of its argmax in the forward pass and the soft sample's gradient.
+
+    Arguments:
+        logits: float16 or float32 unnormalised log-probabilities.
+        tau: the temperature (> 0). Default: ``1.0``.
+        hard: return one-hot samples. Default: ``False``.
+        dim: the class axis. Default: ``-1``.
+
+    Returns:
+        array of ``logits``' shape and dtype.
+    """
+    from mindjax.common import random as _random
+
+    a = _arr(logits)
+    if a.dtype not in (jnp.float16, jnp.float32):
+        raise TypeError(f"For 'gumbel_softmax', 'logits' must be float16 or float32, but got {a.dtype}.")
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or tau <= 0:
+        raise ValueError(f"For 'gumbel_softmax', 'tau' must be a float > 0, but got {tau!r}.")
+    check_bool("hard", hard)
+    ax = _axis("gumbel_softmax", dim, a.ndim)
+    noise = jax.random.gumbel(_random.next_key(), a.shape, jnp.float32).astype(a.dtype)
+    soft = jax.nn.softmax((a + noise) / tau, axis=ax)
+    if not hard:
+        return soft
+    one_hot = jax.nn.one_hot(jnp.argmax(soft, axis=ax), a.shape[ax], dtype=a.dtype, axis=ax)
+    return one_hot - jax.lax.stop_gradient(soft) + soft
+
+
+# --- Householder products (the Q of ``geqrf``) ---------------------------------------------------------
+
+def _householder_inputs(op: str, input: Any, tau: Any) -> tuple[jax.Array, jax.Array]:
+    a, t = _arr(input), _arr(tau)
+    if a.ndim < 2 or t.ndim != a.ndim - 1 or t.shape[:-1] != a.shape[:-2]:
+        raise ValueError(f"For '{op}', 'input' must be (*, m, n) and 'tau' (*, k) with the same batch, but got "
+                         f"shapes {a.shape} and {t.shape}.")
+    if a.shape[-2] < a.shape[-1] or t.shape[-1] > a.shape[-1]:
+        raise ValueError(f"For '{op}', 'input' must have m >= n and 'tau' at most n entries, but got shapes "
+                         f"{a.shape} and {t.shape}.")
+    if t.dtype != a.dtype:
+        raise TypeError(f"For '{op}', 'tau' must have the dtype of 'input' {a.dtype}, but got {t.dtype}.")
+    return a, t
+
+
+@tensor_op
+@_named("orgqr")
+def orgqr(input: Any, input2: Any) -> jax.Array:
+    """The first ``n`` columns of the product of the Householder reflectors of ``geqrf``'s output.
+
+    Arguments:
+        input: ``(*, m, n)`` reflectors below the diagonal (``m >= n``).
+        input2: ``(*, k)`` their scales ``tau`` (``k <= n``).
+
+    Returns:
+        the ``(*, m, n)`` matrix ``Q``.
+    """
+    a, t = _householder_inputs("orgqr", input, input2)
+    return jax.lax.linalg.householder_product(a, t)
+
+
+@tensor_op
+@_named("ormqr")
+def ormqr(input: Any, tau: Any, other: Any, left: bool = True, transpose: bool = False) -> jax.Array:
+    """``other`` multiplied by the full ``m x m`` Householder product ``Q`` of ``geqrf``'s output.
+
+    Arguments:
+        input: ``(*, m, n)`` reflectors. tau: ``(*, k)`` their scales.
+        other: ``(*, m, p)`` when ``left``, else ``(*, p, m)``.
+        left: ``Q @ other`` (True, default) or ``other @ Q``.
+        transpose: use ``Q``'s conjugate transpose. Default: ``False``.
+
+    Returns:
+        array of ``other``'s shape.
+    """
+    a, t = _householder_inputs("ormqr", input, tau)
+    c = _arr(other)
+    check_bool("left", left)
+    check_bool("transpose", transpose)
+    m = a.shape[-2]
+    if c.ndim != a.ndim or c.shape[-2 if left else -1] != m:
+        raise ValueError(f"For 'ormqr', 'other' must be (*, {m}, p) when left, else (*, p, {m}), but got shape "
+                         f"{c.shape}.")
+    return jax.lax.linalg.ormqr(a, t, c.astype(a.dtype), left=left, transpose=transpose)

@@ -40,6 +40,7 @@ from mindjax.ops.functional import (  # noqa: F401
 _M = __name__
 
 __all__ = [
+    "ctc_greedy_decoder",
     # convolution
     "conv1d", "conv3d", "conv_transpose2d", "conv3d_transpose", "bidense",
     # pooling
@@ -1200,6 +1201,14 @@ def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: float
     return reduce_loss(jax.nn.relu(d_pos - d_neg + check_number("margin", margin)), reduction)
 
 
+def _log_add(a: jax.Array, b: jax.Array) -> jax.Array:
+    """``logaddexp`` whose gradient is 0, not NaN, where both terms are -inf (impossible CTC paths)."""
+    top = jnp.maximum(a, b)
+    finite = jnp.isfinite(top)
+    a_safe, b_safe, top_safe = (jnp.where(finite, v, 0) for v in (a, b, top))
+    return jnp.where(finite, top_safe + jnp.log(jnp.exp(a_safe - top_safe) + jnp.exp(b_safe - top_safe)), top)
+
+
 def _ctc_nll(log_probs: jax.Array, targets: jax.Array, input_lengths: jax.Array, target_lengths: jax.Array,
              blank: int) -> tuple[jax.Array, jax.Array]:
     """Per-sample CTC negative log-likelihood by the forward (alpha) recursion in log space, and the
@@ -1221,7 +1230,7 @@ def _ctc_nll(log_probs: jax.Array, targets: jax.Array, input_lengths: jax.Array,
         a1 = jnp.concatenate([jnp.full((n, 1), neg_inf), alpha[:, :-1]], axis=1)
         a2 = jnp.concatenate([jnp.full((n, 2), neg_inf), alpha[:, :-2]], axis=1)
         a2 = jnp.where(can_skip, a2, neg_inf)
-        new = jnp.logaddexp(jnp.logaddexp(alpha, a1), a2) + e
+        new = _log_add(_log_add(alpha, a1), a2) + e
         active = (t < input_lengths)[:, None]
         out = jnp.where(active, new, alpha)
         return out, jnp.where(active, new, neg_inf)
@@ -1232,7 +1241,7 @@ def _ctc_nll(log_probs: jax.Array, targets: jax.Array, input_lengths: jax.Array,
     end_blank = jnp.take_along_axis(alpha, last[:, None], axis=1)[:, 0]
     end_label = jnp.where(target_lengths > 0,
                           jnp.take_along_axis(alpha, jnp.maximum(last - 1, 0)[:, None], axis=1)[:, 0], neg_inf)
-    return -jnp.logaddexp(end_blank, end_label), table
+    return -_log_add(end_blank, end_label), table
 
 
 @tensor_op
@@ -1366,3 +1375,54 @@ ring_attention_update = ascend_only("ring_attention_update",
                                     "ops.logsumexp to combine the partial softmax statistics", _M)
 moe_token_permute = ascend_only("moe_token_permute", "ops.argsort of the expert indices and ops.gather", _M)
 moe_token_unpermute = ascend_only("moe_token_unpermute", "ops.gather with the inverse permutation and ops.sum", _M)
+
+
+@tensor_op
+@_named("ctc_greedy_decoder")
+def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool = True) -> tuple[jax.Array, ...]:
+    """Greedy (best path) CTC decoding; the blank is the last class. Eager only (the output length depends on
+    the values).
+
+    Arguments:
+        inputs: ``(max_time, batch_size, num_classes)`` float32 or float64 logits.
+        sequence_length: ``(batch_size,)`` int32 lengths, each at most ``max_time``.
+        merge_repeated: merge repeated classes. Default: ``True``.
+
+    Returns:
+        ``(decoded_indices, decoded_values, decoded_shape, log_probability)``: int64 ``(total, 2)`` sparse
+        indices, int64 ``(total,)`` classes, the int64 dense shape ``(batch_size, max_decoded_length)``, and the
+        ``(batch_size, 1)`` negative sum of each step's largest logit.
+    """
+    from mindjax.ops.functional_array import _eager
+
+    _eager("ctc_greedy_decoder", inputs, sequence_length)
+    check_bool("merge_repeated", merge_repeated)
+    x, lengths = np.asarray(_arr(inputs)), np.asarray(_arr(sequence_length))
+    if x.ndim != 3:
+        raise ValueError(f"For 'ctc_greedy_decoder', 'inputs' must be 3-D, but got shape {x.shape}.")
+    if x.dtype not in (np.float32, np.float64):
+        raise TypeError(f"For 'ctc_greedy_decoder', 'inputs' must be float32 or float64, but got {x.dtype}.")
+    if lengths.shape != (x.shape[1],) or lengths.dtype != np.int32:
+        raise ValueError(f"For 'ctc_greedy_decoder', 'sequence_length' must be int32 of shape ({x.shape[1]},), but got "
+                         f"{lengths.dtype} of shape {lengths.shape}.")
+    if np.any(lengths > x.shape[0]) or np.any(lengths < 0):
+        raise ValueError(f"For 'ctc_greedy_decoder', each 'sequence_length' must be in [0, {x.shape[0]}], but got "
+                         f"{lengths.tolist()}.")
+    blank = x.shape[2] - 1
+    best = x.argmax(axis=2)
+    indices, values, log_prob, longest = [], [], [], 0
+    for b in range(x.shape[1]):
+        steps = int(lengths[b])
+        log_prob.append(-x[:steps, b].max(axis=1).sum())
+        decoded, previous = [], -1
+        for t in range(steps):
+            c = int(best[t, b])
+            if c != blank and not (merge_repeated and c == previous):
+                decoded.append(c)
+            previous = c
+        indices += [(b, i) for i in range(len(decoded))]
+        values += decoded
+        longest = max(longest, len(decoded))
+    return (jnp.asarray(np.array(indices, np.int64).reshape(-1, 2)), jnp.asarray(np.array(values, np.int64)),
+            jnp.asarray(np.array([x.shape[1], longest], np.int64)),
+            jnp.asarray(np.array(log_prob, x.dtype).reshape(-1, 1)))

@@ -17,10 +17,17 @@ import jax.numpy as jnp
 from mindjax.common.tensor import tensor_op
 from mindjax.ops.function._build import _arr, _named, ascend_only
 
-__all__ = ["move_to", "rotary_position_embedding", "moe_distribute_combine", "moe_distribute_dispatch",
+__all__ = ["move_to", "identity", "rotary_position_embedding", "moe_distribute_combine", "moe_distribute_dispatch",
            "moe_init_routing_v2"]
 
 _M = __name__
+
+
+@tensor_op
+@_named("identity")
+def identity(x: Any) -> jax.Array:
+    """``x`` unchanged (MindSpore's deprecated ``ops.identity``; it names ``side_effect_propagate`` instead)."""
+    return _arr(x)
 
 
 @tensor_op

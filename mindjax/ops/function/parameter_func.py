@@ -23,7 +23,7 @@ from mindjax.ops.function._build import _arr, _axis, _named
 # Existing ops of this family, re-exported under MindSpore's module path.
 from mindjax.ops.functional import assign  # noqa: F401
 
-__all__ = ["assign_add", "assign_sub", "index_add"]
+__all__ = ["assign_add", "assign_sub", "index_add", "scatter_nd_update"]
 
 
 def _update(variable: Any, value: jax.Array) -> jax.Array:
@@ -64,3 +64,11 @@ def index_add(x: Any, indices: Any, y: Any, axis: int, use_lock: bool = True, ch
         raise ValueError(f"'indices' must be in [0, {a.shape[ax]}) for axis {ax}, got {idx.tolist()}")
     u = jnp.moveaxis(_arr(y).astype(a.dtype), ax, 0)
     return _update(x, jnp.moveaxis(jnp.moveaxis(a, ax, 0).at[idx].add(u), 0, ax))
+
+
+def scatter_nd_update(input_x: Any, indices: Any, updates: Any) -> jax.Array:
+    """Replace the slices of the Parameter ``input_x`` at N-D ``indices`` with ``updates`` and return its new value
+    (MindSpore's ``ScatterNdUpdate()`` instance, ``use_locking=True``)."""
+    from mindjax.ops.primitives_extra import ScatterNdUpdate
+
+    return ScatterNdUpdate()(input_x, indices, updates)

@@ -17,6 +17,8 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.special as jss
+import numpy as np
 
 from mindjax.common.tensor import as_array
 from mindjax.ops import functional as F
@@ -55,6 +57,10 @@ _SIMPLE = [
     ("BesselI1", M.bessel_i1, ("x",), "Modified Bessel I1"),
     ("BesselI1e", M.bessel_i1e, ("x",), "Scaled modified Bessel I1"),
     ("BesselJ0", M.bessel_j0, ("x",), "Bessel J0"), ("BesselJ1", M.bessel_j1, ("x",), "Bessel J1"),
+    ("BesselY0", M.bessel_y0, ("x",), "Bessel Y0"), ("BesselY1", M.bessel_y1, ("x",), "Bessel Y1"),
+    ("BesselK0", M.bessel_k0, ("x",), "Modified Bessel K0"), ("BesselK1", M.bessel_k1, ("x",), "Modified Bessel K1"),
+    ("BesselK0e", M.bessel_k0e, ("x",), "Scaled modified Bessel K0"),
+    ("BesselK1e", M.bessel_k1e, ("x",), "Scaled modified Bessel K1"),
     ("Real", M.real, _IN, "Real part"), ("Imag", M.imag, _IN, "Imaginary part"),
     ("Conj", M.conj, _IN, "Complex conjugate"), ("Angle", M.angle, _IN, "Argument of each element"),
     ("Atan2", M.atan2, _IO, "``atan(input / other)`` by quadrant"),
@@ -92,6 +98,11 @@ _SIMPLE = [
      "``real + 1j * imag``"),
     ("AddN", M.addn, ("inputs",), "Sum of a list of arrays"),
     ("AccumulateNV2", M.accumulate_n, ("inputs",), "Sum of a list of arrays"),
+    ("Betainc", lambda a, b, x: (lambda a, b, x: jss.betainc(a, b, x).astype(x.dtype))(
+        as_array(a), as_array(b), as_array(x)), ("a", "b", "x"), "Regularised incomplete beta function"),
+    ("ComplexAbs", lambda x: jnp.abs(as_array(x)), ("x",), "Modulus of complex elements"),
+    ("Polar", M.polar, ("abs", "angle"), "``abs * (cos(angle) + 1j * sin(angle))``"),
+    ("LerpScalar", M.lerp, ("input", "end", "weight"), "``input + weight * (end - input)`` with a scalar weight"),
 ]
 
 for _name, _fn, _args, _doc in _SIMPLE:
@@ -518,3 +529,486 @@ class Gamma(Primitive):
 
         return gamma(shape, alpha, beta, (self.seed or None) and self.seed + self.seed2)
 
+
+
+class EqualCount(Primitive):
+    """The number of equal elements, as a ``(1,)`` array of the inputs' dtype. Call: ``EqualCount()(x, y)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, y: Any) -> jax.Array:
+        a, b = as_array(x), as_array(y)
+        if a.shape != b.shape:
+            raise ValueError(f"For '{self.name}', 'x' and 'y' must have the same shape, but got {a.shape} and {b.shape}.")
+        return jnp.sum(a == b).astype(a.dtype).reshape(1)
+
+
+class HistogramFixedWidth(Primitive):
+    """Counts of ``x`` in ``nbins`` equal bins over ``range = [low, high)``; values below go to the first bin,
+    values at or above ``high`` to the last.
+
+    Arguments:
+        nbins: the number of bins (positive).
+        dtype: the counts' dtype; only ``'int32'``. Default: ``'int32'``.
+
+    Call: ``HistogramFixedWidth(nbins)(x, range)`` -> int32 array of ``nbins``.
+    """
+
+    def __init__(self, nbins: int, dtype: str = "int32") -> None:
+        super().__init__()
+        if check_int(self.name, "nbins", nbins) < 1:
+            raise ValueError(f"For '{self.name}', 'nbins' must be >= 1, but got {nbins}.")
+        if dtype != "int32":
+            raise ValueError(f"For '{self.name}', 'dtype' must be 'int32', but got {dtype!r}.")
+        record(self, nbins=nbins, dtype=dtype)
+
+    def __call__(self, x: Any, range: Any) -> jax.Array:  # noqa: A002
+        a, r = as_array(x), as_array(range)
+        if r.shape != (2,):
+            raise ValueError(f"For '{self.name}', 'range' must have shape (2,), but got {r.shape}.")
+        lo, hi = r[0].astype(jnp.float64 if a.dtype == jnp.float64 else jnp.float32), r[1]
+        scaled = (a - lo) / (hi - lo) * self.nbins
+        bins = jnp.clip(jnp.floor(scaled), 0, self.nbins - 1).astype(jnp.int32)
+        return jnp.zeros(self.nbins, jnp.int32).at[bins.reshape(-1)].add(1)
+
+
+class CumulativeLogsumexp(Primitive):
+    """Cumulative ``log(sum(exp(x)))`` along ``axis``.
+
+    Arguments:
+        exclusive: leave each element out of its own sum (the first is the dtype's lowest value). Default: ``False``.
+        reverse: accumulate from the end. Default: ``False``.
+
+    Call: ``CumulativeLogsumexp()(x, axis)`` -> array.
+    """
+
+    def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
+        super().__init__()
+        record(self, exclusive=check_bool(self.name, "exclusive", exclusive),
+               reverse=check_bool(self.name, "reverse", reverse))
+
+    def __call__(self, x: Any, axis: Any) -> jax.Array:
+        a = as_array(x)
+        if not isinstance(axis, int):
+            axis_value = as_array(axis)
+            if isinstance(axis_value, jax.core.Tracer):
+                raise ValueError(f"For '{self.name}', 'axis' must be a constant (an int), but got a traced value.")
+            axis = int(axis_value)
+        ax = F._axis(self.name, axis, a.ndim)
+        if self.reverse:
+            a = jnp.flip(a, ax)
+        out = jax.lax.cumlogsumexp(a, axis=ax)
+        if self.exclusive:
+            # MindSpore starts an exclusive sum at the dtype's lowest finite value, not at -inf.
+            first = jnp.full_like(jax.lax.slice_in_dim(out, 0, 1, axis=ax), jnp.finfo(out.dtype).min)
+            out = jnp.concatenate([first, jax.lax.slice_in_dim(out, 0, a.shape[ax] - 1, axis=ax)], axis=ax)
+        return jnp.flip(out, ax) if self.reverse else out
+
+
+class _TriangleIndices(Primitive):
+    _strategy_inputs = 0
+    _fn: Any = None
+
+    def __init__(self, row: int, col: int, offset: int = 0, dtype: Any = None) -> None:
+        super().__init__()
+        from mindjax.common import dtype as mstype
+
+        dtype = mstype.int32 if dtype is None else dtype
+        for arg, value in (("row", row), ("col", col)):
+            if check_int(self.name, arg, value) < 0:
+                raise ValueError(f"For '{self.name}', '{arg}' must be non-negative, but got {value}.")
+        if str(dtype).lower() not in ("int32", "int64"):
+            raise TypeError(f"For '{self.name}', 'dtype' must be int32 or int64, but got {dtype}.")
+        record(self, row=row, col=col, offset=check_int(self.name, "offset", offset), dtype=dtype)
+
+    def __call__(self) -> jax.Array:
+        return type(self)._fn(self.row, self.col, self.offset, dtype=self.dtype)
+
+
+class TrilIndices(_TriangleIndices):
+    """The ``(2, N)`` coordinates of the lower triangle (``offset`` diagonals up) of a ``row x col`` matrix.
+
+    Arguments:
+        row, col: the matrix's size. offset: the diagonal. Default: ``0``. dtype: ``int32`` (default) or ``int64``.
+
+    Call: ``TrilIndices(row, col)()`` -> array.
+    """
+
+    _fn = staticmethod(M.tril_indices)
+
+
+class TriuIndices(_TriangleIndices):
+    """The ``(2, N)`` coordinates of the upper triangle (from ``offset``) of a ``row x col`` matrix.
+
+    Arguments:
+        row, col: the matrix's size. offset: the diagonal. Default: ``0``. dtype: ``int32`` (default) or ``int64``.
+
+    Call: ``TriuIndices(row, col)()`` -> array.
+    """
+
+    _fn = staticmethod(M.triu_indices)
+
+
+class Renorm(Primitive):
+    """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm ``maxnorm``.
+
+    Arguments:
+        p: the norm's order (positive int). dim: the axis of the slices. maxnorm: the largest norm kept.
+
+    Call: ``Renorm(p, dim, maxnorm)(x)`` -> array.
+    """
+
+    def __init__(self, p: int, dim: int, maxnorm: float) -> None:
+        super().__init__()
+        if check_int(self.name, "p", p) <= 0:
+            raise ValueError(f"For '{self.name}', 'p' must be positive, but got {p}.")
+        if not isinstance(maxnorm, (int, float)) or isinstance(maxnorm, bool):
+            raise TypeError(f"For '{self.name}', 'maxnorm' must be a float, but got {type(maxnorm).__name__}.")
+        if maxnorm < 0:
+            raise ValueError(f"For '{self.name}', 'maxnorm' must be >= 0, but got {maxnorm}.")
+        record(self, p=p, dim=check_int(self.name, "dim", dim), maxnorm=float(maxnorm))
+
+    def __call__(self, x: Any) -> jax.Array:
+        return M.renorm(x, self.p, self.dim, self.maxnorm)
+
+
+class Quantile(Primitive):
+    """The ``q``-quantiles (linear interpolation) along ``dim``, or over all elements.
+
+    Arguments:
+        dim: the axis, or None for all elements. Default: ``None``.
+        keep_dims: keep the reduced axis. Default: ``False``.
+        ignore_nan: skip NaNs (``nanquantile``). Default: ``False``.
+
+    Call: ``Quantile()(input, q)`` -> array.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, dim: int | None = None, keep_dims: bool = False, ignore_nan: bool = False) -> None:
+        super().__init__()
+        record(self, dim=None if dim is None else check_int(self.name, "dim", dim),
+               keep_dims=check_bool(self.name, "keep_dims", keep_dims),
+               ignore_nan=check_bool(self.name, "ignore_nan", ignore_nan))
+
+    def __call__(self, input: Any, q: Any) -> jax.Array:
+        fn = M.nanquantile if self.ignore_nan else M.quantile
+        return fn(input, q, self.dim, self.keep_dims)
+
+
+class InplaceIndexAdd(Primitive):
+    """Add the slices ``updates`` at ``indices`` along ``axis`` into ``var``, written back to a Parameter.
+
+    Arguments:
+        axis: the axis indexed.
+
+    Call: ``InplaceIndexAdd(axis)(var, indices, updates)`` -> the new ``var``.
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, axis: int) -> None:
+        super().__init__()
+        record(self, axis=check_int(self.name, "axis", axis))
+
+    def __call__(self, var: Any, indices: Any, updates: Any) -> jax.Array:
+        from mindjax.ops.function.parameter_func import index_add
+
+        return index_add(var, indices, updates, self.axis)
+
+
+class InplaceUpdateV2(Primitive):
+    """``x`` with its rows ``indices`` set to ``v`` (``indices`` an input, unlike :class:`InplaceUpdate`).
+
+    Call: ``InplaceUpdateV2()(x, indices, v)`` -> array.
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, indices: Any, v: Any) -> jax.Array:
+        idx = indices if isinstance(indices, (int, tuple, list)) else as_array(indices)
+        return M.inplace_update(x, v, idx)
+
+
+# --- linear algebra ------------------------------------------------------------------------------------
+
+class Svd(Primitive):
+    """Singular value decomposition ``input = U diag(S) V^H``.
+
+    Arguments:
+        full_matrices: square ``U`` and ``V``. Default: ``False``.
+        compute_uv: compute ``U`` and ``V`` (else they are zero-filled). Default: ``True``.
+
+    Call: ``Svd()(input)`` -> ``(s, u, v)``.
+    """
+
+    def __init__(self, full_matrices: bool = False, compute_uv: bool = True) -> None:
+        super().__init__()
+        record(self, full_matrices=check_bool(self.name, "full_matrices", full_matrices),
+               compute_uv=check_bool(self.name, "compute_uv", compute_uv))
+
+    def __call__(self, input: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        from mindjax.ops.function.linalg_func import svd
+
+        s, u, v = svd(input, self.full_matrices, True)
+        if not self.compute_uv:
+            u, v = jnp.zeros_like(u), jnp.zeros_like(v)
+        return s, u, v
+
+
+class Qr(Primitive):
+    """QR decomposition. Arguments: full_matrices: complete (square) ``Q``. Default: ``False``.
+    Call: ``Qr()(x)`` -> ``(q, r)``."""
+
+    def __init__(self, full_matrices: bool = False) -> None:
+        super().__init__()
+        record(self, full_matrices=check_bool(self.name, "full_matrices", full_matrices))
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        from mindjax.ops.function.linalg_func import qr
+
+        return qr(x, "complete" if self.full_matrices else "reduced")
+
+
+class Eig(Primitive):
+    """Eigenvalues (and right eigenvectors when ``compute_v``) of square matrices; eager, on CPU.
+
+    Arguments:
+        compute_v: also compute the eigenvectors. Default: ``False``.
+
+    Call: ``Eig()(x)`` -> ``(w, v)``; ``v`` is None unless ``compute_v``.
+    """
+
+    def __init__(self, compute_v: bool = False) -> None:
+        super().__init__()
+        record(self, compute_v=check_bool(self.name, "compute_v", compute_v))
+
+    def __call__(self, x: Any) -> tuple[jax.Array, Any]:
+        from mindjax.ops.function.linalg_func import eig
+
+        w, v = eig(x)
+        return w, (v if self.compute_v else None)
+
+
+class Geqrf(Primitive):
+    """LAPACK's ``geqrf``: R above the diagonal, Householder vectors below, and their ``tau``.
+    Call: ``Geqrf()(input)`` -> ``(y, tau)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any) -> tuple[jax.Array, jax.Array]:
+        from mindjax.ops.function.linalg_func import geqrf
+
+        return geqrf(input)
+
+
+class Orgqr(Primitive):
+    """The ``Q`` of ``geqrf``'s reflectors (first ``n`` columns). Call: ``Orgqr()(x, tau)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, tau: Any) -> jax.Array:
+        return M.orgqr(x, tau)
+
+
+class Ormqr(Primitive):
+    """``other`` multiplied by the Householder product of ``geqrf``'s output.
+
+    Arguments:
+        left: ``Q @ other`` (default) or ``other @ Q``. transpose: use ``Q^H``. Default: ``False``.
+
+    Call: ``Ormqr()(x, tau, other)`` -> array.
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, left: bool = True, transpose: bool = False) -> None:
+        super().__init__()
+        record(self, left=check_bool(self.name, "left", left), transpose=check_bool(self.name, "transpose", transpose))
+
+    def __call__(self, x: Any, tau: Any, other: Any) -> jax.Array:
+        return M.ormqr(x, tau, other, self.left, self.transpose)
+
+
+class LuSolve(Primitive):
+    """Solve ``A X = x`` from ``A``'s LU factors and (1-based) pivots. Call: ``LuSolve()(x, lu_data, lu_pivots)``."""
+
+    _strategy_inputs = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, lu_data: Any, lu_pivots: Any) -> jax.Array:
+        return M.lu_solve(x, lu_data, lu_pivots)
+
+
+class LuUnpack(Primitive):
+    """The permutation matrix and ``L``, ``U`` factors from packed LU data and pivots.
+
+    Arguments:
+        unpack_data: return ``L`` and ``U``. unpack_pivots: return the permutation. Default: ``True`` both.
+
+    Call: ``LuUnpack()(LU_data, LU_pivots)`` -> ``(pivots, L, U)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, unpack_data: bool = True, unpack_pivots: bool = True) -> None:
+        super().__init__()
+        record(self, unpack_data=check_bool(self.name, "unpack_data", unpack_data),
+               unpack_pivots=check_bool(self.name, "unpack_pivots", unpack_pivots))
+
+    def __call__(self, LU_data: Any, LU_pivots: Any) -> tuple[jax.Array, jax.Array, jax.Array]:  # noqa: N803
+        return M.lu_unpack(LU_data, LU_pivots, self.unpack_data, self.unpack_pivots)
+
+
+class MatrixTriangularSolve(Primitive):
+    """Solve ``matrix @ X = rhs`` for triangular ``matrix``.
+
+    Arguments:
+        lower: ``matrix`` is lower triangular. Default: ``True``.
+        adjoint: solve with ``matrix``'s conjugate transpose. Default: ``False``.
+
+    Call: ``MatrixTriangularSolve()(matrix, rhs)`` -> array of ``rhs``' shape.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, lower: bool = True, adjoint: bool = False) -> None:
+        super().__init__()
+        record(self, lower=check_bool(self.name, "lower", lower), adjoint=check_bool(self.name, "adjoint", adjoint))
+
+    def __call__(self, matrix: Any, rhs: Any) -> jax.Array:
+        a, b = as_array(matrix), as_array(rhs)
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2] or b.shape[-2] != a.shape[-1]:
+            raise ValueError(f"For '{self.name}', 'matrix' must be (*, M, M) and 'rhs' (*, M, K), but got shapes "
+                             f"{a.shape} and {b.shape}.")
+        return jax.lax.linalg.triangular_solve(a, b, left_side=True, lower=self.lower,
+                                               transpose_a=self.adjoint, conjugate_a=self.adjoint)
+
+
+class CholeskySolve(Primitive):
+    """Solve ``A X = x1`` from ``A``'s Cholesky factor ``x2``.
+
+    Arguments:
+        upper: ``x2`` is upper triangular. Default: ``False``.
+
+    Call: ``CholeskySolve()(x1, x2)`` -> array.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, upper: bool = False) -> None:
+        super().__init__()
+        record(self, upper=check_bool(self.name, "upper", upper))
+
+    def __call__(self, x1: Any, x2: Any) -> jax.Array:
+        return M.cholesky_solve(x1, x2, self.upper)
+
+
+class CholeskyInverse(Primitive):
+    """The inverse of ``A`` from its Cholesky factor.
+
+    Arguments:
+        upper: the factor is upper triangular. Default: ``False``.
+
+    Call: ``CholeskyInverse()(input_x)`` -> array.
+    """
+
+    def __init__(self, upper: bool = False) -> None:
+        super().__init__()
+        record(self, upper=check_bool(self.name, "upper", upper))
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        return M.cholesky_inverse(input_x, self.upper)
+
+
+class MatrixSolveLs(Primitive):
+    """Regularised least squares: ``argmin ||matrix @ X - rhs||^2 + l2_regularizer * ||X||^2``.
+
+    Arguments:
+        fast: solve the normal equations (Cholesky); otherwise a complete orthogonal decomposition, which only
+            allows ``l2_regularizer == 0``. Default: ``True``.
+
+    Call: ``MatrixSolveLs()(matrix, rhs, l2_regularizer)`` -> ``(*, N, K)``.
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, fast: bool = True) -> None:
+        super().__init__()
+        record(self, fast=check_bool(self.name, "fast", fast))
+
+    def __call__(self, matrix: Any, rhs: Any, l2_regularizer: Any) -> jax.Array:
+        a, b = as_array(matrix), as_array(rhs)
+        if a.ndim < 2 or b.ndim != a.ndim or b.shape[-2] != a.shape[-2]:
+            raise ValueError(f"For '{self.name}', 'matrix' must be (*, M, N) and 'rhs' (*, M, K), but got shapes "
+                             f"{a.shape} and {b.shape}.")
+        l2 = as_array(l2_regularizer).astype(a.dtype).reshape(())
+        ah = jnp.conj(jnp.swapaxes(a, -1, -2))
+        m, n = a.shape[-2:]
+        if not self.fast:
+            if not isinstance(l2, jax.core.Tracer) and float(jnp.abs(l2)) != 0.0:
+                raise ValueError(f"For '{self.name}', 'l2_regularizer' must be 0 when 'fast' is False, but got "
+                                 f"{float(l2)}.")
+            return jnp.linalg.pinv(a) @ b
+        if m >= n:
+            gram = ah @ a + l2 * jnp.eye(n, dtype=a.dtype)
+            return jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(gram, lower=True), ah @ b)
+        gram = a @ ah + l2 * jnp.eye(m, dtype=a.dtype)
+        return ah @ jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(gram, lower=True), b)
+
+
+class MatrixLogarithm(Primitive):
+    """The principal matrix logarithm of complex square matrices (by eigendecomposition: eager, on CPU).
+    Call: ``MatrixLogarithm()(x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any) -> jax.Array:
+        a = as_array(x)
+        if not jnp.iscomplexobj(a):
+            raise TypeError(f"For '{self.name}', 'x' must be complex64 or complex128, but got {a.dtype}.")
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+            raise ValueError(f"For '{self.name}', 'x' must be (*, N, N), but got shape {a.shape}.")
+        from mindjax.ops.function.linalg_func import eig
+
+        w, v = eig(a)
+        return (v * jnp.log(w)[..., None, :]) @ jnp.linalg.inv(v)
+
+
+class TridiagonalMatMul(Primitive):
+    """The product of a tridiagonal matrix (its three ``(*, 1, M)`` diagonals) with ``rhs`` ``(*, M, N)``;
+    ``superdiag``'s last and ``subdiag``'s first entries are ignored.
+
+    Call: ``TridiagonalMatMul()(superdiag, maindiag, subdiag, rhs)`` -> ``(*, M, N)``.
+    """
+
+    _strategy_inputs = 4
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, superdiag: Any, maindiag: Any, subdiag: Any, rhs: Any) -> jax.Array:
+        up, mid, low, b = (as_array(v) for v in (superdiag, maindiag, subdiag, rhs))
+        m = b.shape[-2] if b.ndim >= 2 else -1
+        for arg, d in (("superdiag", up), ("maindiag", mid), ("subdiag", low)):
+            if d.ndim < 2 or d.shape[-2:] != (1, m):
+                raise ValueError(f"For '{self.name}', '{arg}' must have shape (*, 1, {m}) to match 'rhs' {b.shape}, "
+                                 f"but got {d.shape}.")
+        col = lambda d: jnp.swapaxes(d, -1, -2)  # noqa: E731 - (*, M, 1)
+        zero = jnp.zeros_like(b[..., :1, :])
+        below = jnp.concatenate([b[..., 1:, :], zero], axis=-2)
+        above = jnp.concatenate([zero, b[..., :-1, :]], axis=-2)
+        return col(up) * below + col(mid) * b + col(low) * above

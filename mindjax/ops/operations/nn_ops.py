@@ -20,7 +20,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common import random as _random
-from mindjax.common.tensor import as_array
+from mindjax.common.dtype import to_jax_dtype
+from mindjax.common.tensor import Tensor, as_array
 from mindjax.ops import functional as F
 from mindjax.ops.function import nn_func as N
 from mindjax.ops.operations._base import Primitive, check_bool, check_int, op_primitive, record
@@ -83,15 +84,20 @@ def _resize(op: str, x: Any, size: Any, mode: str, align_corners: bool, half_pix
                 idx = jnp.floor(jnp.arange(out, dtype=jnp.float32) * (n / out))
             y = jnp.take(y, jnp.clip(idx, 0, n - 1).astype(jnp.int32), axis=axis)
         else:
-            src = jnp.maximum(src, 0.0)
-            lo = jnp.clip(jnp.floor(src), 0, n - 1).astype(jnp.int32)
-            hi = jnp.minimum(lo + 1, n - 1)
-            frac = (src - lo).astype(y.dtype)
-            shape = [1] * y.ndim
-            shape[axis] = out
-            frac = frac.reshape(shape)
-            y = jnp.take(y, lo, axis=axis) * (1 - frac) + jnp.take(y, hi, axis=axis) * frac
+            y = _linear_axis(y, axis, src)
     return y.astype(a.dtype) if mode == "nearest" else y
+
+
+def _linear_axis(y: jax.Array, axis: int, src: jax.Array) -> jax.Array:
+    """Linear interpolation of ``y`` along ``axis`` at the source coordinates ``src`` (clamped to the edges)."""
+    n = y.shape[axis]
+    src = jnp.maximum(src, 0.0)
+    lo = jnp.clip(jnp.floor(src), 0, n - 1).astype(jnp.int32)
+    hi = jnp.minimum(lo + 1, n - 1)
+    shape = [1] * y.ndim
+    shape[axis] = src.shape[0]
+    frac = (src - lo).astype(y.dtype).reshape(shape)
+    return jnp.take(y, lo, axis=axis) * (1 - frac) + jnp.take(y, hi, axis=axis) * frac
 
 
 class ResizeNearestNeighbor(Primitive):
@@ -665,3 +671,1264 @@ class CTCLossV2(Primitive):
     def __call__(self, log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any) -> tuple[Any, Any]:
         return N.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                           self.zero_infinity)
+
+
+# --- optimizer updates --------------------------------------------------------------------------
+# MindSpore's Apply*/Sparse*/Fused* Primitives update their Parameter (or Tensor) inputs in place and
+# return the new values. Here each one computes the new state from arrays and writes it back through
+# ``F.assign``: eagerly that sets the Parameter; inside a compiled Cell the write is part of the
+# program's state update, as for ``Assign``.
+
+def _write_back(target: Any, value: jax.Array) -> jax.Array:
+    value = value.astype(as_array(target).dtype)
+    if isinstance(target, Tensor):
+        F.assign(target, value)
+    return value
+
+
+def _update_scalar(prim: str, name: str, value: Any, dtype: Any) -> jax.Array:
+    a = as_array(value)
+    if a.size != 1:
+        raise ValueError(f"For '{prim}', '{name}' must be a scalar, but got a tensor of shape {a.shape}.")
+    return a.reshape(()).astype(dtype)
+
+
+def _sparse_rows(prim: str, var: jax.Array, grad: jax.Array, indices: Any) -> tuple[jax.Array, jax.Array]:
+    """The gradient rows summed per index into ``var``'s shape, and the mask of the rows they touch."""
+    idx = as_array(indices)
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For '{prim}', 'indices' must be an int32 or int64 tensor, but got {idx.dtype}.")
+    if idx.ndim != 1:
+        raise ValueError(f"For '{prim}', 'indices' must be 1-D, but got shape {idx.shape}.")
+    expected = idx.shape + var.shape[1:]
+    if grad.shape != expected:
+        raise ValueError(f"For '{prim}', 'grad' must have shape {expected} (indices' length, then var's shape "
+                         f"without its first dimension), but got {grad.shape}.")
+    dense = jnp.zeros(var.shape, grad.dtype).at[idx].add(grad, mode="drop")
+    touched = jnp.zeros(var.shape[:1], bool).at[idx].set(True, mode="drop")
+    return dense, touched.reshape(var.shape[:1] + (1,) * (var.ndim - 1))
+
+
+class _ApplyOptimizer(Primitive):
+    """An optimizer update: ``_inputs`` are the call's arguments, ``_slots`` the ones written back
+    (and returned, in that order; ``_returns`` of them). ``_scalars`` must be scalars; ``_sparse``
+    ops take ``grad`` rows at ``indices`` and update only those rows."""
+
+    _inputs: tuple[str, ...] = ()
+    _slots: tuple[str, ...] = ("var",)
+    _scalars: tuple[str, ...] = ()
+    _returns: int | None = None
+    _sparse = False
+    _lazy = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._strategy_inputs = len(cls._inputs)
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        record(self, use_locking=check_bool(self.name, "use_locking", use_locking))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        names = self._inputs
+        if len(args) > len(names) or set(kwargs) - set(names[len(args):]):
+            raise TypeError(f"For '{self.name}', the inputs are {', '.join(names)}, but got {len(args)} positional "
+                            f"and keyword arguments {sorted(kwargs)}.")
+        given = dict(zip(names, args), **kwargs)
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise TypeError(f"For '{self.name}', missing input(s): {', '.join(missing)}.")
+        first = names[0]
+        var = as_array(given[first])
+        if not jnp.issubdtype(var.dtype, jnp.inexact):
+            raise TypeError(f"For '{self.name}', '{first}' must be a float tensor, but got {var.dtype}.")
+        arrays: dict[str, Any] = {}
+        for n in names:
+            if n in self._scalars:
+                arrays[n] = _update_scalar(self.name, n, given[n], var.dtype)
+            elif n == "indices":
+                continue
+            elif n == "global_step":
+                arrays[n] = _update_scalar(self.name, n, given[n], jnp.int32).astype(var.dtype)
+            else:
+                a = as_array(given[n])
+                if not (self._sparse and n == "grad") and a.shape != var.shape:
+                    raise ValueError(f"For '{self.name}', '{n}' must have the shape of '{first}' {var.shape}, "
+                                     f"but got {a.shape}.")
+                arrays[n] = a.astype(var.dtype)
+        if self._sparse:
+            dense, touched = _sparse_rows(self.name, var, arrays["grad"], given["indices"])
+            arrays["grad"] = dense
+            new = self._update(**arrays)
+            if self._lazy:
+                new = tuple(jnp.where(touched, v, arrays[s]) for s, v in zip(self._slots, new))
+        else:
+            new = self._update(**arrays)
+        out = tuple(_write_back(given[s], v) for s, v in zip(self._slots, new))
+        count = self._returns if self._returns is not None else len(out)
+        return out[0] if count == 1 else out[:count]
+
+    def _update(self, **arrays: jax.Array) -> tuple[jax.Array, ...]:
+        raise NotImplementedError
+
+
+class ApplyMomentum(_ApplyOptimizer):
+    """Momentum: ``accumulation = momentum * accumulation + gradient * gradient_scale``, then
+    ``variable -= learning_rate * accumulation`` (with Nesterov:
+    ``variable -= learning_rate * (gradient + momentum * accumulation)``).
+
+    Arguments:
+        use_nesterov: use Nesterov momentum. Default: ``False``.
+        use_locking: accepted for compatibility. Default: ``False``.
+        gradient_scale: the gradient's scale. Default: ``1.0``.
+
+    Call: ``ApplyMomentum()(variable, accumulation, learning_rate, gradient, momentum)`` -> the new variable;
+    ``variable`` and ``accumulation`` are updated in place.
+    """
+
+    _inputs = ("variable", "accumulation", "learning_rate", "gradient", "momentum")
+    _slots = ("variable", "accumulation")
+    _scalars = ("learning_rate", "momentum")
+    _returns = 1
+
+    def __init__(self, use_nesterov: bool = False, use_locking: bool = False, gradient_scale: float = 1.0) -> None:
+        super().__init__(use_locking)
+        if not isinstance(gradient_scale, float):
+            raise TypeError(f"For '{self.name}', 'gradient_scale' must be a float, but got "
+                            f"{type(gradient_scale).__name__}.")
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov), gradient_scale=gradient_scale)
+
+    def _update(self, variable, accumulation, learning_rate, gradient, momentum):  # type: ignore[override]
+        g = gradient * self.gradient_scale
+        accum = accumulation * momentum + g
+        step = (g + accum * momentum) if self.use_nesterov else accum
+        return variable - learning_rate * step, accum
+
+
+class ApplyKerasMomentum(_ApplyOptimizer):
+    """Keras momentum: ``accum = accum * momentum - grad * lr``; ``var += accum`` (with Nesterov:
+    ``var += accum * momentum - grad * lr``).
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+        use_nesterov: use Nesterov momentum. Default: ``False``.
+
+    Call: ``ApplyKerasMomentum()(var, accum, lr, grad, momentum)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "grad", "momentum")
+    _slots = ("var", "accum")
+    _scalars = ("lr", "momentum")
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov))
+
+    def _update(self, var, accum, lr, grad, momentum):  # type: ignore[override]
+        accum = accum * momentum - grad * lr
+        return (var + accum * momentum - grad * lr) if self.use_nesterov else var + accum, accum
+
+
+def _adagrad(var: jax.Array, accum: jax.Array, lr: Any, grad: jax.Array, epsilon: float | None,
+             update_slots: bool) -> tuple[jax.Array, jax.Array]:
+    if update_slots:
+        accum = accum + grad * grad
+    root = jnp.sqrt(accum)
+    return var - lr * grad / (root if epsilon is None else root + epsilon), accum
+
+
+class ApplyAdagrad(_ApplyOptimizer):
+    """Adagrad: ``accum += grad ** 2``; ``var -= lr * grad / sqrt(accum)``.
+
+    Arguments:
+        update_slots: update ``accum``. Default: ``True``.
+
+    Call: ``ApplyAdagrad()(var, accum, lr, grad)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "grad")
+    _slots = ("var", "accum")
+    _scalars = ("lr",)
+
+    def __init__(self, update_slots: bool = True) -> None:
+        super().__init__()
+        record(self, update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, lr, grad):  # type: ignore[override]
+        return _adagrad(var, accum, lr, grad, None, self.update_slots)
+
+
+class ApplyAdagradV2(_ApplyOptimizer):
+    """Adagrad with ``epsilon``: ``accum += grad ** 2``; ``var -= lr * grad / (sqrt(accum) + epsilon)``.
+
+    Arguments:
+        epsilon: a small float added to the denominator.
+        update_slots: update ``accum``. Default: ``True``.
+
+    Call: ``ApplyAdagradV2(epsilon)(var, accum, lr, grad)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "grad")
+    _slots = ("var", "accum")
+    _scalars = ("lr",)
+
+    def __init__(self, epsilon: float, update_slots: bool = True) -> None:
+        super().__init__()
+        record(self, epsilon=_float_attr(self.name, "epsilon", epsilon),
+               update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, lr, grad):  # type: ignore[override]
+        return _adagrad(var, accum, lr, grad, self.epsilon, self.update_slots)
+
+
+def _float_attr(prim: str, name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise TypeError(f"For '{prim}', '{name}' must be a float, but got {type(value).__name__}.")
+    return float(value)
+
+
+class ApplyAdaMax(_ApplyOptimizer):
+    """AdaMax: ``m = beta1 * m + (1 - beta1) * grad``; ``v = max(beta2 * v, |grad|)``;
+    ``var -= lr / (1 - beta1_power) * m / (v + epsilon)``.
+
+    Call: ``ApplyAdaMax()(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)`` -> ``(var, m, v)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad")
+    _slots = ("var", "m", "v")
+    _scalars = ("beta1_power", "lr", "beta1", "beta2", "epsilon")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[override]
+        m = beta1 * m + (1 - beta1) * grad
+        v = jnp.maximum(beta2 * v, jnp.abs(grad))
+        return var - lr / (1 - beta1_power) * m / (v + epsilon), m, v
+
+
+def _adadelta(var, accum, accum_update, lr, rho, epsilon, grad):  # type: ignore[no-untyped-def]
+    accum = rho * accum + (1 - rho) * grad * grad
+    update = jnp.sqrt(accum_update + epsilon) * grad / jnp.sqrt(accum + epsilon)
+    accum_update = rho * accum_update + (1 - rho) * update * update
+    return var - lr * update, accum, accum_update
+
+
+class ApplyAdadelta(_ApplyOptimizer):
+    """Adadelta: ``accum = rho * accum + (1 - rho) * grad ** 2``;
+    ``update = sqrt(accum_update + epsilon) * grad / sqrt(accum + epsilon)``;
+    ``accum_update = rho * accum_update + (1 - rho) * update ** 2``; ``var -= lr * update``.
+
+    Call: ``ApplyAdadelta()(var, accum, accum_update, lr, rho, epsilon, grad)`` -> ``(var, accum, accum_update)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
+    _slots = ("var", "accum", "accum_update")
+    _scalars = ("lr", "rho", "epsilon")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, accum, accum_update, lr, rho, epsilon, grad):  # type: ignore[override]
+        return _adadelta(var, accum, accum_update, lr, rho, epsilon, grad)
+
+
+class ApplyRMSProp(_ApplyOptimizer):
+    """RMSProp: ``mean_square = decay * mean_square + (1 - decay) * grad ** 2``;
+    ``moment = momentum * moment + learning_rate * grad / sqrt(mean_square + epsilon)``; ``var -= moment``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyRMSProp()(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)`` -> the
+    new ``var``; ``var``, ``mean_square`` and ``moment`` are updated in place.
+    """
+
+    _inputs = ("var", "mean_square", "moment", "learning_rate", "grad", "decay", "momentum", "epsilon")
+    _slots = ("var", "mean_square", "moment")
+    _scalars = ("learning_rate", "decay", "momentum", "epsilon")
+    _returns = 1
+
+    def _update(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):  # type: ignore[override]
+        mean_square = decay * mean_square + (1 - decay) * grad * grad
+        moment = momentum * moment + learning_rate * grad / jnp.sqrt(mean_square + epsilon)
+        return var - moment, mean_square, moment
+
+
+class ApplyCenteredRMSProp(_ApplyOptimizer):
+    """Centered RMSProp: as :class:`ApplyRMSProp`, with ``mean_gradient = decay * mean_gradient +
+    (1 - decay) * grad`` subtracted (squared) from the mean square in the denominator.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyCenteredRMSProp()(var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum,
+    epsilon)`` -> the new ``var``; ``var`` and the three slots are updated in place.
+    """
+
+    _inputs = ("var", "mean_gradient", "mean_square", "moment", "grad", "learning_rate", "decay", "momentum",
+               "epsilon")
+    _slots = ("var", "mean_gradient", "mean_square", "moment")
+    _scalars = ("learning_rate", "decay", "momentum", "epsilon")
+    _returns = 1
+
+    def _update(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum,  # type: ignore[override]
+                epsilon):
+        mean_gradient = decay * mean_gradient + (1 - decay) * grad
+        mean_square = decay * mean_square + (1 - decay) * grad * grad
+        moment = momentum * moment + learning_rate * grad / jnp.sqrt(mean_square - mean_gradient ** 2 + epsilon)
+        return var - moment, mean_gradient, mean_square, moment
+
+
+class ApplyGradientDescent(_ApplyOptimizer):
+    """``var -= alpha * delta``. Call: ``ApplyGradientDescent()(var, alpha, delta)`` -> the new ``var``,
+    updated in place."""
+
+    _inputs = ("var", "alpha", "delta")
+    _scalars = ("alpha",)
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, alpha, delta):  # type: ignore[override]
+        return (var - alpha * delta,)
+
+
+def _proximal(prox: jax.Array, lr: Any, l1: Any, l2: Any) -> jax.Array:
+    return jnp.sign(prox) / (1 + lr * l2) * jnp.maximum(jnp.abs(prox) - lr * l1, 0)
+
+
+class ApplyProximalGradientDescent(_ApplyOptimizer):
+    """Proximal gradient descent: ``prox = var - alpha * delta``;
+    ``var = sign(prox) / (1 + alpha * l2) * max(|prox| - alpha * l1, 0)``.
+
+    Call: ``ApplyProximalGradientDescent()(var, alpha, l1, l2, delta)`` -> the new ``var``, updated in place.
+    """
+
+    _inputs = ("var", "alpha", "l1", "l2", "delta")
+    _scalars = ("alpha", "l1", "l2")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, alpha, l1, l2, delta):  # type: ignore[override]
+        return (_proximal(var - alpha * delta, alpha, l1, l2),)
+
+
+def _proximal_adagrad(var, accum, lr, l1, l2, grad):  # type: ignore[no-untyped-def]
+    accum = accum + grad * grad
+    step = lr / jnp.sqrt(accum)  # the proximal step uses the per-element learning rate
+    return _proximal(var - step * grad, step, l1, l2), accum
+
+
+class ApplyProximalAdagrad(_ApplyOptimizer):
+    """Proximal Adagrad: ``accum += grad ** 2``; with ``step = lr / sqrt(accum)``, ``prox = var - step * grad``;
+    ``var = sign(prox) / (1 + step * l2) * max(|prox| - step * l1, 0)``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyProximalAdagrad()(var, accum, lr, l1, l2, grad)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "l1", "l2", "grad")
+    _slots = ("var", "accum")
+    _scalars = ("lr", "l1", "l2")
+
+    def _update(self, var, accum, lr, l1, l2, grad):  # type: ignore[override]
+        return _proximal_adagrad(var, accum, lr, l1, l2, grad)
+
+
+def _sign_update(m: jax.Array, grad: jax.Array, beta: Any) -> tuple[jax.Array, jax.Array]:
+    m = beta * m + (1 - beta) * grad
+    return m, jnp.sign(grad) * jnp.sign(m)
+
+
+class ApplyAddSign(_ApplyOptimizer):
+    """AddSign: ``m = beta * m + (1 - beta) * grad``;
+    ``var -= lr * (alpha + sign_decay * sign(grad) * sign(m)) * grad``.
+
+    Call: ``ApplyAddSign()(var, m, lr, alpha, sign_decay, beta, grad)`` -> ``(var, m)``, both updated in place.
+    """
+
+    _inputs = ("var", "m", "lr", "alpha", "sign_decay", "beta", "grad")
+    _slots = ("var", "m")
+    _scalars = ("lr", "alpha", "sign_decay", "beta")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, m, lr, alpha, sign_decay, beta, grad):  # type: ignore[override]
+        m, agree = _sign_update(m, grad, beta)
+        return var - lr * (alpha + sign_decay * agree) * grad, m
+
+
+class ApplyPowerSign(_ApplyOptimizer):
+    """PowerSign: ``m = beta * m + (1 - beta) * grad``;
+    ``var -= lr * exp(logbase * sign_decay * sign(grad) * sign(m)) * grad``.
+
+    Call: ``ApplyPowerSign()(var, m, lr, logbase, sign_decay, beta, grad)`` -> ``(var, m)``, both updated in place.
+    """
+
+    _inputs = ("var", "m", "lr", "logbase", "sign_decay", "beta", "grad")
+    _slots = ("var", "m")
+    _scalars = ("lr", "logbase", "sign_decay", "beta")
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _update(self, var, m, lr, logbase, sign_decay, beta, grad):  # type: ignore[override]
+        m, agree = _sign_update(m, grad, beta)
+        return var - lr * jnp.exp(logbase * sign_decay * agree) * grad, m
+
+
+def _ftrl(var, accum, linear, grad, lr, l1, l2, lr_power, l2_shrinkage=0.0):  # type: ignore[no-untyped-def]
+    shrunk = grad + 2 * l2_shrinkage * var
+    new_accum = accum + grad * grad
+    sigma = (new_accum ** -lr_power - accum ** -lr_power) / lr
+    linear = linear + shrunk - sigma * var
+    quadratic = new_accum ** -lr_power / lr + 2 * l2
+    var = jnp.where(jnp.abs(linear) > l1, (jnp.sign(linear) * l1 - linear) / quadratic, 0)
+    return var, new_accum, linear
+
+
+class ApplyFtrl(_ApplyOptimizer):
+    """FTRL-proximal: the update of :class:`mindspore.nn.FTRL` on ``var``, ``accum`` and ``linear``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyFtrl()(var, accum, linear, grad, lr, l1, l2, lr_power)`` -> the new ``var``; the three are
+    updated in place.
+    """
+
+    _inputs = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power")
+    _slots = ("var", "accum", "linear")
+    _scalars = ("lr", "l1", "l2", "lr_power")
+    _returns = 1
+
+    def _update(self, var, accum, linear, grad, lr, l1, l2, lr_power):  # type: ignore[override]
+        return _ftrl(var, accum, linear, grad, lr, l1, l2, lr_power)
+
+
+def _adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, nesterov):  # type: ignore[no-untyped-def]
+    m = beta1 * m + (1 - beta1) * grad
+    v = beta2 * v + (1 - beta2) * grad * grad
+    lr_t = lr * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    step = (m * beta1 + (1 - beta1) * grad) if nesterov else m
+    return var - lr_t * step / (jnp.sqrt(v) + epsilon), m, v
+
+
+class ApplyAdamWithAmsgrad(_ApplyOptimizer):
+    """Adam with AMSGrad: Adam's moments, ``vhat = max(vhat, v)`` in the denominator.
+
+    Arguments:
+        beta1: Default: ``0.9``. beta2: Default: ``0.999``. epsilon: Default: ``1e-8``.
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyAdamWithAmsgrad()(var, m, v, vhat, beta1_power, beta2_power, lr, grad)`` ->
+    ``(var, m, v, vhat)``, all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "grad")
+    _slots = ("var", "m", "v", "vhat")
+    _scalars = ("beta1_power", "beta2_power", "lr")
+
+    def __init__(self, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+                 use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, beta1=_float_attr(self.name, "beta1", beta1), beta2=_float_attr(self.name, "beta2", beta2),
+               epsilon=_float_attr(self.name, "epsilon", epsilon))
+
+    def _update(self, var, m, v, vhat, beta1_power, beta2_power, lr, grad):  # type: ignore[override]
+        return _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, self.beta1, self.beta2, self.epsilon, grad)
+
+
+def _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[no-untyped-def]
+    m = beta1 * m + (1 - beta1) * grad
+    v = beta2 * v + (1 - beta2) * grad * grad
+    vhat = jnp.maximum(vhat, v)
+    lr_t = lr * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    return var - lr_t * m / (jnp.sqrt(vhat) + epsilon), m, v, vhat
+
+
+class ApplyAdamWithAmsgradV2(_ApplyOptimizer):
+    """Adam with AMSGrad, ``beta1``, ``beta2`` and ``epsilon`` given as inputs.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyAdamWithAmsgradV2()(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)``
+    -> ``(var, m, v, vhat)``, all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad")
+    _slots = ("var", "m", "v", "vhat")
+    _scalars = ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+
+    def _update(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[override]
+        return _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
+
+
+class ApplyAdagradDA(_ApplyOptimizer):
+    """Adagrad dual averaging: ``grad_accum += grad``; ``grad_squared_accum += grad ** 2``;
+    ``var = -lr * shrink(grad_accum, l1 * global_step) / (l2 * global_step * lr + sqrt(grad_squared_accum))``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``ApplyAdagradDA()(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,
+    global_step)`` -> the new ``var``; the three are updated in place.
+    """
+
+    _inputs = ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad", "lr", "l1", "l2",
+               "global_step")
+    _slots = ("var", "gradient_accumulator", "gradient_squared_accumulator")
+    _scalars = ("lr", "l1", "l2")
+    _returns = 1
+
+    def _update(self, var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,  # type: ignore[override]
+                global_step):
+        acc = gradient_accumulator + grad
+        sq = gradient_squared_accumulator + grad * grad
+        shrunk = jnp.where(l1 > 0, jnp.sign(acc) * jnp.maximum(jnp.abs(acc) - l1 * global_step, 0), acc)
+        return -lr * shrunk / (l2 * global_step * lr + jnp.sqrt(sq)), acc, sq
+
+
+class Adam(_ApplyOptimizer):
+    """Adam: ``m = beta1 * m + (1 - beta1) * g``; ``v = beta2 * v + (1 - beta2) * g ** 2``;
+    ``var -= lr * sqrt(1 - beta2_power) / (1 - beta1_power) * m / (sqrt(v) + epsilon)``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+        use_nesterov: use Nesterov momentum. Default: ``False``.
+
+    Call: ``Adam()(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient)`` -> ``(var, m, v)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "gradient")
+    _slots = ("var", "m", "v")
+    _scalars = ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov))
+
+    def _update(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):  # type: ignore[override]
+        return _adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, self.use_nesterov)
+
+
+class AdamWeightDecay(_ApplyOptimizer):
+    """Adam with decoupled weight decay: ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``AdamWeightDecay()(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)`` -> ``(var, m, v)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "lr", "beta1", "beta2", "epsilon", "decay", "gradient")
+    _slots = ("var", "m", "v")
+    _scalars = ("lr", "beta1", "beta2", "epsilon", "decay")
+
+    def _update(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):  # type: ignore[override]
+        m = beta1 * m + (1 - beta1) * gradient
+        v = beta2 * v + (1 - beta2) * gradient * gradient
+        return var - lr * (m / (jnp.sqrt(v) + epsilon) + decay * var), m, v
+
+
+class SGD(_ApplyOptimizer):
+    """Stochastic gradient descent with momentum, dampening, weight decay and Nesterov (PyTorch's SGD).
+
+    ``stat`` marks the first step (non-zero): there ``accum = gradient``, later
+    ``accum = momentum * accum + (1 - dampening) * gradient``; ``stat`` is then zero.
+
+    Arguments:
+        dampening: Default: ``0.0``. weight_decay: Default: ``0.0``. nesterov: Default: ``False``.
+
+    Call: ``SGD()(parameters, gradient, learning_rate, accum, momentum, stat)`` -> the new ``parameters``;
+    ``parameters``, ``accum`` and ``stat`` are updated in place.
+    """
+
+    _inputs = ("parameters", "gradient", "learning_rate", "accum", "momentum", "stat")
+    _slots = ("parameters", "accum", "stat")
+    _scalars = ("learning_rate", "momentum")
+    _returns = 1
+
+    def __init__(self, dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False) -> None:
+        Primitive.__init__(self)
+        for arg, value in (("dampening", dampening), ("weight_decay", weight_decay)):
+            if not isinstance(value, float):
+                raise TypeError(f"For '{self.name}', '{arg}' must be a float, but got {type(value).__name__}.")
+        if nesterov and dampening != 0:
+            raise ValueError(f"For '{self.name}', 'dampening' must be 0 when 'nesterov' is True, but got {dampening}.")
+        record(self, dampening=dampening, weight_decay=weight_decay,
+               nesterov=check_bool(self.name, "nesterov", nesterov))
+
+    def _update(self, parameters, gradient, learning_rate, accum, momentum, stat):  # type: ignore[override]
+        g = gradient + self.weight_decay * parameters
+        accum = jnp.where(stat > 0, g, momentum * accum + (1 - self.dampening) * g)
+        step = g + momentum * accum if self.nesterov else accum
+        return parameters - learning_rate * step, accum, jnp.zeros_like(stat)
+
+
+class _SparseApplyOptimizer(_ApplyOptimizer):
+    _sparse = True
+
+
+class SparseApplyAdagrad(_SparseApplyOptimizer):
+    """Adagrad on the rows of ``var`` at ``indices`` (repeated indices add their gradients).
+
+    Arguments:
+        lr: the learning rate. update_slots: update ``accum``. Default: ``True``.
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyAdagrad(lr)(var, accum, grad, indices)`` -> ``(var, accum)``, both updated in place.
+    """
+
+    _inputs = ("var", "accum", "grad", "indices")
+    _slots = ("var", "accum")
+
+    def __init__(self, lr: float, update_slots: bool = True, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, lr=_float_attr(self.name, "lr", lr),
+               update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, grad):  # type: ignore[override]
+        return _adagrad(var, accum, self.lr, grad, None, self.update_slots)
+
+
+class SparseApplyAdagradV2(_SparseApplyOptimizer):
+    """Adagrad with ``epsilon`` on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        lr: the learning rate. epsilon: added to the denominator.
+        use_locking: accepted for compatibility. Default: ``False``. update_slots: Default: ``True``.
+
+    Call: ``SparseApplyAdagradV2(lr, epsilon)(var, accum, grad, indices)`` -> ``(var, accum)``, both updated
+    in place.
+    """
+
+    _inputs = ("var", "accum", "grad", "indices")
+    _slots = ("var", "accum")
+
+    def __init__(self, lr: float, epsilon: float, use_locking: bool = False, update_slots: bool = True) -> None:
+        super().__init__(use_locking)
+        record(self, lr=_float_attr(self.name, "lr", lr), epsilon=_float_attr(self.name, "epsilon", epsilon),
+               update_slots=check_bool(self.name, "update_slots", update_slots))
+
+    def _update(self, var, accum, grad):  # type: ignore[override]
+        return _adagrad(var, accum, self.lr, grad, self.epsilon, self.update_slots)
+
+
+class SparseApplyFtrl(_SparseApplyOptimizer):
+    """FTRL-proximal on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        lr, l1, l2, lr_power: FTRL's hyper-parameters (floats).
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyFtrl(lr, l1, l2, lr_power)(var, accum, linear, grad, indices)`` ->
+    ``(var, accum, linear)``, all updated in place.
+    """
+
+    _inputs = ("var", "accum", "linear", "grad", "indices")
+    _slots = ("var", "accum", "linear")
+
+    def __init__(self, lr: float, l1: float, l2: float, lr_power: float, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, **{k: _float_attr(self.name, k, v) for k, v in
+                        (("lr", lr), ("l1", l1), ("l2", l2), ("lr_power", lr_power))})
+
+    def _update(self, var, accum, linear, grad):  # type: ignore[override]
+        return _ftrl(var, accum, linear, grad, self.lr, self.l1, self.l2, self.lr_power)
+
+
+class SparseApplyFtrlV2(_SparseApplyOptimizer):
+    """FTRL-proximal with L2 shrinkage (``grad + 2 * l2_shrinkage * var`` in the linear term) on the rows
+    at ``indices``.
+
+    Arguments:
+        lr, l1, l2, l2_shrinkage, lr_power: the hyper-parameters (floats).
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyFtrlV2(lr, l1, l2, l2_shrinkage, lr_power)(var, accum, linear, grad, indices)`` ->
+    ``(var, accum, linear)``, all updated in place.
+    """
+
+    _inputs = ("var", "accum", "linear", "grad", "indices")
+    _slots = ("var", "accum", "linear")
+
+    def __init__(self, lr: float, l1: float, l2: float, l2_shrinkage: float, lr_power: float,
+                 use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, **{k: _float_attr(self.name, k, v) for k, v in
+                        (("lr", lr), ("l1", l1), ("l2", l2), ("l2_shrinkage", l2_shrinkage), ("lr_power", lr_power))})
+
+    def _update(self, var, accum, linear, grad):  # type: ignore[override]
+        return _ftrl(var, accum, linear, grad, self.lr, self.l1, self.l2, self.lr_power, self.l2_shrinkage)
+
+
+class SparseApplyProximalAdagrad(_SparseApplyOptimizer):
+    """Proximal Adagrad on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)`` -> ``(var, accum)``, both
+    updated in place.
+    """
+
+    _inputs = ("var", "accum", "lr", "l1", "l2", "grad", "indices")
+    _slots = ("var", "accum")
+    _scalars = ("lr", "l1", "l2")
+
+    def _update(self, var, accum, lr, l1, l2, grad):  # type: ignore[override]
+        return _proximal_adagrad(var, accum, lr, l1, l2, grad)
+
+
+class SparseApplyRMSProp(_SparseApplyOptimizer):
+    """RMSProp on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        rho: the decay rate. momentum: the momentum. epsilon: the ridge term.
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyRMSProp(rho, momentum, epsilon)(var, ms, mom, lr, grad, indices)`` -> ``(var, ms, mom)``,
+    all updated in place.
+    """
+
+    _inputs = ("var", "ms", "mom", "lr", "grad", "indices")
+    _slots = ("var", "ms", "mom")
+    _scalars = ("lr",)
+
+    def __init__(self, rho: float, momentum: float, epsilon: float, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, rho=_float_attr(self.name, "rho", rho), momentum=_float_attr(self.name, "momentum", momentum),
+               epsilon=_float_attr(self.name, "epsilon", epsilon))
+
+    def _update(self, var, ms, mom, lr, grad):  # type: ignore[override]
+        ms = self.rho * ms + (1 - self.rho) * grad * grad
+        mom = self.momentum * mom + lr * grad / jnp.sqrt(ms + self.epsilon)
+        return var - mom, ms, mom
+
+
+class SparseApplyAdadelta(_SparseApplyOptimizer):
+    """Adadelta on the rows of ``var`` at ``indices``.
+
+    Arguments:
+        epsilon: added for numerical stability. use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``SparseApplyAdadelta(epsilon)(var, accum, accum_update, lr, rho, grad, indices)`` ->
+    ``(var, accum, accum_update)``, all updated in place.
+    """
+
+    _inputs = ("var", "accum", "accum_update", "lr", "rho", "grad", "indices")
+    _slots = ("var", "accum", "accum_update")
+    _scalars = ("lr", "rho")
+
+    def __init__(self, epsilon: float, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, epsilon=_float_attr(self.name, "epsilon", epsilon))
+
+    def _update(self, var, accum, accum_update, lr, rho, grad):  # type: ignore[override]
+        return _adadelta(var, accum, accum_update, lr, rho, self.epsilon, grad)
+
+
+class FusedSparseAdam(_SparseApplyOptimizer):
+    """Adam with a sparse gradient: the moments of every row decay, the gradient rows at ``indices``
+    (repeated indices summed) enter them, and every row of ``var`` moves.
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``. use_nesterov: Default: ``False``.
+
+    Call: ``FusedSparseAdam()(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices)``
+    -> ``(var, m, v)``, all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad", "indices")
+    _slots = ("var", "m", "v")
+    _scalars = ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+    _lazy = False
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__(use_locking)
+        record(self, use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov))
+
+    def _update(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):  # type: ignore[override]
+        return _adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, self.use_nesterov)
+
+
+class FusedSparseLazyAdam(FusedSparseAdam):
+    """Adam on the rows of ``var``, ``m`` and ``v`` at ``indices`` only (the others keep their values).
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``. use_nesterov: Default: ``False``.
+
+    Call: ``FusedSparseLazyAdam()(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices)``
+    -> ``(var, m, v)``, all updated in place.
+    """
+
+    _lazy = True
+
+
+class FusedSparseFtrl(SparseApplyFtrl):
+    """FTRL-proximal on the rows at ``indices`` (repeated indices summed); as :class:`SparseApplyFtrl`.
+
+    Call: ``FusedSparseFtrl(lr, l1, l2, lr_power)(var, accum, linear, grad, indices)`` -> ``(var, accum, linear)``,
+    all updated in place.
+    """
+
+
+class FusedSparseProximalAdagrad(SparseApplyProximalAdagrad):
+    """Proximal Adagrad on the rows at ``indices`` (repeated indices summed); as
+    :class:`SparseApplyProximalAdagrad`.
+
+    Call: ``FusedSparseProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)`` -> ``(var, accum)``, both
+    updated in place.
+    """
+
+
+# --- norms, selection, convolution and padding ------------------------------------------------------
+
+class NuclearNorm(Primitive):
+    """The nuclear norm (sum of singular values) over two dimensions.
+
+    Arguments:
+        dim: the two dimensions, or None for the last two (the input must then be 2-D). Default: ``None``.
+        keepdim: keep the reduced dimensions. Default: ``False``.
+
+    Call: ``NuclearNorm()(x)`` -> array.
+    """
+
+    def __init__(self, dim: Any = None, keepdim: bool = False) -> None:
+        super().__init__()
+        if dim is not None and (not isinstance(dim, (list, tuple)) or len(dim) != 2):
+            raise TypeError(f"For '{self.name}', 'dim' must be None or a list of two ints, but got {dim!r}.")
+        record(self, dim=dim, keepdim=check_bool(self.name, "keepdim", keepdim))
+
+    def __call__(self, x: Any) -> jax.Array:
+        a = as_array(x)
+        if self.dim is None and a.ndim != 2:
+            raise ValueError(f"For '{self.name}', 'x' must be 2-D when 'dim' is None, but got shape {a.shape}.")
+        axes = (0, 1) if self.dim is None else tuple(F._axis(self.name, d, a.ndim) for d in self.dim)
+        if axes[0] == axes[1]:
+            raise ValueError(f"For '{self.name}', the two 'dim' entries must differ, but got {self.dim}.")
+        moved = jnp.moveaxis(a, axes, (-2, -1))
+        out = jnp.sum(jnp.linalg.svd(moved, compute_uv=False), axis=-1)
+        if self.keepdim:
+            out = jnp.expand_dims(out, tuple(sorted(axes)))
+        return out.astype(a.dtype)
+
+
+class Pdist(Primitive):
+    """The ``p``-norm distances between the rows of ``x`` (upper triangle, row-major).
+
+    Arguments:
+        p: the norm's order (>= 0). Default: ``2.0``.
+
+    Call: ``Pdist()(x)`` -> array.
+    """
+
+    def __init__(self, p: float = 2.0) -> None:
+        super().__init__()
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0:
+            raise ValueError(f"For '{self.name}', 'p' must be a float >= 0, but got {p!r}.")
+        record(self, p=float(p))
+
+    def __call__(self, x: Any) -> jax.Array:
+        return N.pdist(x, self.p)
+
+
+class NthElement(Primitive):
+    """The ``n``-th smallest (largest when ``reverse``) value along the last axis.
+
+    Arguments:
+        reverse: take the ``n``-th largest. Default: ``False``.
+
+    Call: ``NthElement()(input, n)`` -> array without the last axis.
+    """
+
+    def __init__(self, reverse: bool = False) -> None:
+        super().__init__()
+        record(self, reverse=check_bool(self.name, "reverse", reverse))
+
+    def __call__(self, input: Any, n: Any) -> jax.Array:
+        a = as_array(input)
+        k = int(as_array(n)) if not isinstance(n, int) else n
+        if a.ndim < 1 or not 0 <= k < a.shape[-1]:
+            raise ValueError(f"For '{self.name}', 'n' must be in [0, {a.shape[-1] if a.ndim else 0}), but got {k}.")
+        s = jnp.sort(a, axis=-1)
+        return s[..., -1 - k] if self.reverse else s[..., k]
+
+
+class DepthwiseConv2dNative(Primitive):
+    """Depthwise 2-D convolution over NCHW input: each input channel convolved with its filter of the
+    ``(1, C, kh, kw)`` weight (MindSpore's shape check allows one filter per channel, so ``channel_multiplier``
+    must be 1).
+
+    Arguments:
+        channel_multiplier: the filters per channel. kernel_size: an int or a pair.
+        mode: Default: ``3``. pad_mode: ``'valid'`` (default), ``'same'`` or ``'pad'``. pad: Default: ``0``.
+        stride, dilation: Default: ``1``. group: accepted for compatibility. Default: ``1``.
+
+    Call: ``DepthwiseConv2dNative(channel_multiplier, kernel_size)(x, weight)`` -> ``(N, C, H', W')``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, channel_multiplier: int, kernel_size: Any, mode: int = 3, pad_mode: str = "valid",
+                 pad: Any = 0, stride: Any = 1, dilation: Any = 1, group: int = 1) -> None:
+        super().__init__()
+        if check_int(self.name, "channel_multiplier", channel_multiplier) != 1:
+            raise ValueError(f"For '{self.name}', 'channel_multiplier' must be 1 (the weight holds one filter per "
+                             f"channel), but got {channel_multiplier}.")
+        if pad_mode not in ("valid", "same", "pad"):
+            raise ValueError(f"For '{self.name}', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
+        record(self, channel_multiplier=channel_multiplier, kernel_size=_ints(kernel_size, 2), mode=mode,
+               pad_mode=pad_mode, pad=pad, stride=stride, dilation=dilation, group=group)
+
+    def __call__(self, x: Any, weight: Any) -> jax.Array:
+        a, w = as_array(x), as_array(weight)
+        c = a.shape[1]
+        if w.shape != (1, c) + self.kernel_size:
+            raise ValueError(f"For '{self.name}', 'weight' must have shape {(1, c) + self.kernel_size}, but got "
+                             f"{w.shape}.")
+        kernel = jnp.transpose(w, (1, 0, 2, 3))
+        padding = self.pad if self.pad_mode == "pad" else 0
+        return F.conv2d(a, kernel, None, _strip_nc(self.stride), self.pad_mode, padding, _strip_nc(self.dilation), c)
+
+
+def _strip_nc(value: Any) -> Any:
+    """A stride or dilation given as ``(1, 1, h, w)`` as ``(h, w)``."""
+    return tuple(value[2:]) if isinstance(value, (tuple, list)) and len(value) == 4 else value
+
+
+class ChannelShuffle(Primitive):
+    """Shuffle the channels of ``(N, C, ...)`` input in ``group`` groups. Call: ``ChannelShuffle(group)(x)``."""
+
+    def __init__(self, group: int) -> None:
+        super().__init__()
+        if check_int(self.name, "group", group) < 1:
+            raise ValueError(f"For '{self.name}', 'group' must be >= 1, but got {group}.")
+        record(self, group=group)
+
+    def __call__(self, x: Any) -> jax.Array:
+        return N.channel_shuffle(x, self.group)
+
+
+class PadV3(Primitive):
+    """Pad with ``paddings`` (pairs from the last dimension backwards, as ``ops.pad``) in a ``mode``.
+
+    Arguments:
+        mode: ``'constant'`` (default), ``'reflect'``, ``'edge'`` or ``'circular'``.
+        paddings_contiguous: pairs given as ``(begin, end), ...`` (True, default) or all begins then all ends.
+
+    Call: ``PadV3()(x, paddings, constant_value=None)`` -> array.
+    """
+
+    def __init__(self, mode: str = "constant", paddings_contiguous: bool = True) -> None:
+        super().__init__()
+        if mode not in ("constant", "reflect", "edge", "circular"):
+            raise ValueError(f"For '{self.name}', 'mode' must be 'constant', 'reflect', 'edge' or 'circular', but got "
+                             f"{mode!r}.")
+        record(self, mode=mode, paddings_contiguous=check_bool(self.name, "paddings_contiguous", paddings_contiguous))
+
+    def __call__(self, x: Any, paddings: Any, constant_value: Any = None) -> jax.Array:
+        pads = [int(v) for v in (np.asarray(as_array(paddings)).reshape(-1).tolist()
+                                 if not isinstance(paddings, (tuple, list)) else paddings)]
+        if len(pads) % 2:
+            raise ValueError(f"For '{self.name}', 'paddings' must have an even length, but got {len(pads)}.")
+        if not self.paddings_contiguous:
+            half = len(pads) // 2
+            pads = [v for pair in zip(pads[:half], pads[half:]) for v in pair]
+        mode = {"edge": "replicate"}.get(self.mode, self.mode)
+        value = None if constant_value is None or mode != "constant" else float(
+            np.asarray(as_array(constant_value)).reshape(()))
+        return F.pad(x, tuple(pads), mode, value)
+
+
+class LogSoftmaxExt(Primitive):
+    """``log(softmax(input))`` along ``dim`` (the ``mint`` convention), optionally cast to ``dtype`` first.
+    Call: ``LogSoftmaxExt()(input, dim=None, dtype=None)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, dim: int | None = None, dtype: Any = None) -> jax.Array:
+        a = as_array(input)
+        if dtype is not None:
+            a = a.astype(to_jax_dtype(dtype))
+        if dim is None:
+            dim = 0 if a.ndim in (0, 1, 3) else 1  # PyTorch's implicit choice, which mint follows
+        return jax.nn.log_softmax(a, axis=F._axis(self.name, dim, max(a.ndim, 1)))
+
+
+# --- pooling with indices, unpooling and 3-D upsampling -------------------------------------------------
+
+class MaxPoolWithArgmaxV2(Primitive):
+    """2-D max pooling over NCHW input that also returns each maximum's flat index in its ``H * W`` plane.
+
+    Arguments:
+        kernel_size: an int or a pair. strides: Default: ``kernel_size``. pads: Default: ``0``.
+        dilation: Default: ``(1, 1)``. ceil_mode: Default: ``False``. argmax_type: ``int64`` (default) or ``int32``.
+
+    Call: ``MaxPoolWithArgmaxV2(kernel_size)(x)`` -> ``(output, argmax)``.
+    """
+
+    def __init__(self, kernel_size: Any, strides: Any = None, pads: Any = 0, dilation: Any = (1, 1),
+                 ceil_mode: bool = False, argmax_type: Any = None) -> None:
+        super().__init__()
+        from mindjax.common import dtype as mstype
+
+        argmax_type = mstype.int64 if argmax_type is None else argmax_type
+        if str(argmax_type).lower() not in ("int32", "int64"):
+            raise TypeError(f"For '{self.name}', 'argmax_type' must be int32 or int64, but got {argmax_type}.")
+        record(self, kernel_size=kernel_size, strides=kernel_size if strides is None else strides, pads=pads,
+               dilation=dilation, ceil_mode=check_bool(self.name, "ceil_mode", ceil_mode), argmax_type=argmax_type)
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        out, idx = F.max_pool2d(x, self.kernel_size, self.strides, self.pads, self.dilation, True, self.ceil_mode)
+        return out, idx.astype(to_jax_dtype(self.argmax_type))
+
+
+class MaxPool3DWithArgmax(Primitive):
+    """3-D max pooling over NCDHW input that also returns each maximum's flat index in its ``D * H * W`` volume.
+
+    Arguments:
+        ksize, strides, pads: ints or triples. dilation: Default: ``(1, 1, 1)``. ceil_mode: Default: ``False``.
+        data_format: only ``'NCDHW'``. argmax_type: ``int64`` (default) or ``int32``.
+
+    Call: ``MaxPool3DWithArgmax(ksize, strides, pads)(x)`` -> ``(output, argmax)``.
+    """
+
+    def __init__(self, ksize: Any, strides: Any, pads: Any, dilation: Any = (1, 1, 1), ceil_mode: bool = False,
+                 data_format: str = "NCDHW", argmax_type: Any = None) -> None:
+        super().__init__()
+        from mindjax.common import dtype as mstype
+
+        if data_format != "NCDHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCDHW', but got {data_format!r}.")
+        argmax_type = mstype.int64 if argmax_type is None else argmax_type
+        if str(argmax_type).lower() not in ("int32", "int64"):
+            raise TypeError(f"For '{self.name}', 'argmax_type' must be int32 or int64, but got {argmax_type}.")
+        record(self, ksize=ksize, strides=strides, pads=pads, dilation=dilation,
+               ceil_mode=check_bool(self.name, "ceil_mode", ceil_mode), data_format=data_format,
+               argmax_type=argmax_type)
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        out, idx = N.max_pool3d(x, self.ksize, self.strides, self.pads, self.dilation, self.ceil_mode, True)
+        return out, idx.astype(to_jax_dtype(self.argmax_type))
+
+
+class _MaxUnpool(Primitive):
+    _strategy_inputs = 2
+    _format = "NCHW"
+    _fn: Any = None
+
+    def __init__(self, ksize: Any, strides: Any = 0, pads: Any = 0, output_shape: Any = (),
+                 data_format: str | None = None) -> None:
+        super().__init__()
+        data_format = self._format if data_format is None else data_format
+        if data_format != self._format:
+            raise ValueError(f"For '{self.name}', 'data_format' must be '{self._format}', but got {data_format!r}.")
+        record(self, ksize=ksize, strides=strides, pads=pads, output_shape=tuple(output_shape),
+               data_format=data_format)
+
+    def __call__(self, x: Any, argmax: Any) -> jax.Array:
+        strides = self.ksize if self.strides in (0, (0,), None) else self.strides
+        size = tuple(self.output_shape)[2:] if self.output_shape else None
+        return type(self)._fn(x, argmax, self.ksize, strides, self.pads, size)
+
+
+class MaxUnpool2D(_MaxUnpool):
+    """Undo a 2-D max pooling: ``x``'s values at the flat ``argmax`` positions of a zero NCHW plane.
+
+    Arguments:
+        ksize: the pooling window. strides: Default: ``0`` (the window). pads: Default: ``0``.
+        output_shape: the full ``(N, C, H, W)``, or ``()`` to infer. data_format: ``'NCHW'``.
+
+    Call: ``MaxUnpool2D(ksize)(x, argmax)`` -> array.
+    """
+
+    _fn = staticmethod(N.max_unpool2d)
+
+
+class MaxUnpool3D(_MaxUnpool):
+    """Undo a 3-D max pooling: ``x``'s values at the flat ``argmax`` positions of a zero NCDHW volume.
+
+    Arguments:
+        ksize: the pooling window. strides: Default: ``0`` (the window). pads: Default: ``0``.
+        output_shape: the full ``(N, C, D, H, W)``, or ``()`` to infer. data_format: ``'NCDHW'``.
+
+    Call: ``MaxUnpool3D(ksize)(x, argmax)`` -> array.
+    """
+
+    _format = "NCDHW"
+    _fn = staticmethod(N.max_unpool3d)
+
+
+class _Upsample3D(Primitive):
+    _mode = "nearest"
+
+    def __call__(self, x: Any, output_size: Any = None, scales: Any = None) -> jax.Array:
+        if (output_size is None) == (scales is None):
+            raise ValueError(f"For '{self.name}', exactly one of 'output_size' and 'scales' must be given.")
+        a = as_array(x)
+        if a.ndim != 5:
+            raise ValueError(f"For '{self.name}', 'x' must be 5-D (N, C, D, H, W), but got shape {a.shape}.")
+        if output_size is None:
+            output_size = [int(np.floor(n * float(s))) for n, s in zip(a.shape[2:], scales)]
+        size = tuple(int(v) for v in output_size)
+        if len(size) != 3 or min(size) <= 0:
+            raise ValueError(f"For '{self.name}', 'output_size' must be three positive ints, but got {output_size!r}.")
+        if self._mode == "nearest":
+            return F.interpolate(a, size, None, "nearest")
+        y = a if jnp.issubdtype(a.dtype, jnp.floating) else a.astype(jnp.float32)
+        for axis, out in zip((2, 3, 4), size):
+            y = _linear_axis(y, axis, _source_index(out, y.shape[axis], self.align_corners, not self.align_corners))
+        return y
+
+
+class UpsampleNearest3D(_Upsample3D):
+    """Nearest-neighbour upsampling of NCDHW input to ``output_size`` (or by ``scales``).
+    Call: ``UpsampleNearest3D()(x, output_size=None, scales=None)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class UpsampleTrilinear3D(_Upsample3D):
+    """Trilinear upsampling of NCDHW input to ``output_size`` (or by ``scales``).
+
+    Arguments:
+        align_corners: align the corner pixels. Default: ``False``.
+
+    Call: ``UpsampleTrilinear3D()(x, output_size=None, scales=None)``.
+    """
+
+    _mode = "trilinear"
+
+    def __init__(self, align_corners: bool = False) -> None:
+        super().__init__()
+        record(self, align_corners=check_bool(self.name, "align_corners", align_corners))
+
+
+class ResizeLinear1D(Primitive):
+    """Linear resizing of the last axis of ``(N, C, W)`` input to ``size``.
+
+    Arguments:
+        coordinate_transformation_mode: ``'align_corners'`` (default) or ``'half_pixel'``.
+
+    Call: ``ResizeLinear1D()(x, size)`` -> ``(N, C, size)``.
+    """
+
+    _strategy_inputs = 1
+
+    def __init__(self, coordinate_transformation_mode: str = "align_corners") -> None:
+        super().__init__()
+        if coordinate_transformation_mode not in ("align_corners", "half_pixel"):
+            raise ValueError(f"For '{self.name}', 'coordinate_transformation_mode' must be 'align_corners' or "
+                             f"'half_pixel', but got {coordinate_transformation_mode!r}.")
+        record(self, coordinate_transformation_mode=coordinate_transformation_mode)
+
+    def __call__(self, x: Any, size: Any) -> jax.Array:
+        a = as_array(x)
+        if a.ndim != 3:
+            raise ValueError(f"For '{self.name}', 'x' must be 3-D (N, C, W), but got shape {a.shape}.")
+        values = np.asarray(as_array(size)).reshape(-1).tolist() if not isinstance(size, (int, tuple, list)) else size
+        out = int(values if isinstance(values, int) else values[0])
+        if out <= 0:
+            raise ValueError(f"For '{self.name}', 'size' must be positive, but got {out}.")
+        align = self.coordinate_transformation_mode == "align_corners"
+        y = a if jnp.issubdtype(a.dtype, jnp.floating) else a.astype(jnp.float32)
+        return _linear_axis(y, 2, _source_index(out, a.shape[2], align, not align))
+
+
+# --- CTC (TensorFlow-style sparse labels, blank = the last class) ---------------------------------------
+
+class CTCGreedyDecoder(Primitive):
+    """Greedy CTC decoding (see ``ops.ctc_greedy_decoder``). Eager only.
+
+    Arguments:
+        merge_repeated: merge repeated classes. Default: ``True``.
+
+    Call: ``CTCGreedyDecoder()(inputs, sequence_length)`` ->
+    ``(decoded_indices, decoded_values, decoded_shape, log_probability)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, merge_repeated: bool = True) -> None:
+        super().__init__()
+        record(self, merge_repeated=check_bool(self.name, "merge_repeated", merge_repeated))
+
+    def __call__(self, inputs: Any, sequence_length: Any) -> tuple[jax.Array, ...]:
+        return N.ctc_greedy_decoder(inputs, sequence_length, self.merge_repeated)
+
+
+class CTCLoss(Primitive):
+    """CTC loss of ``(max_time, batch, num_classes)`` logits against sparse labels (blank = ``num_classes - 1``),
+    with its gradient.
+
+    Arguments:
+        preprocess_collapse_repeated: merge repeated labels first. Default: ``False``.
+        ctc_merge_repeated: repeated non-blank steps may merge into one label (only ``True``, the CTC rule, is
+            available). Default: ``True``.
+        ignore_longer_outputs_than_inputs: give zero loss and gradient to sequences whose labels are longer than
+            their inputs instead of an error. Default: ``False``.
+
+    Call: ``CTCLoss()(x, labels_indices, labels_values, sequence_length)`` -> ``(loss, gradient)``.
+    """
+
+    _strategy_inputs = 4
+
+    def __init__(self, preprocess_collapse_repeated: bool = False, ctc_merge_repeated: bool = True,
+                 ignore_longer_outputs_than_inputs: bool = False) -> None:
+        super().__init__()
+        record(self, preprocess_collapse_repeated=check_bool(self.name, "preprocess_collapse_repeated",
+                                                             preprocess_collapse_repeated),
+               ctc_merge_repeated=check_bool(self.name, "ctc_merge_repeated", ctc_merge_repeated),
+               ignore_longer_outputs_than_inputs=check_bool(self.name, "ignore_longer_outputs_than_inputs",
+                                                            ignore_longer_outputs_than_inputs))
+        if not ctc_merge_repeated:
+            raise NotImplementedError(f"For '{self.name}', 'ctc_merge_repeated=False' is not available; use the "
+                                      f"default True (the CTC alignment rule), as ops.ctc_loss does.")
+
+    def __call__(self, x: Any, labels_indices: Any, labels_values: Any, sequence_length: Any) -> tuple[Any, Any]:
+        logits = as_array(x)
+        if logits.ndim != 3:
+            raise ValueError(f"For '{self.name}', 'x' must be 3-D (max_time, batch_size, num_classes), but got shape "
+                             f"{logits.shape}.")
+        idx, vals = np.asarray(as_array(labels_indices)), np.asarray(as_array(labels_values))
+        if idx.ndim != 2 or idx.shape[1] != 2 or vals.shape != idx.shape[:1]:
+            raise ValueError(f"For '{self.name}', 'labels_indices' must be (N, 2) and 'labels_values' (N,), but got "
+                             f"shapes {idx.shape} and {vals.shape}.")
+        steps, batch, classes = logits.shape
+        rows: list[list[int]] = [[] for _ in range(batch)]
+        for (b, _), v in sorted(zip(map(tuple, idx.tolist()), vals.tolist())):
+            if not self.preprocess_collapse_repeated or not rows[b] or rows[b][-1] != v:
+                rows[b].append(int(v))
+        lengths = np.asarray(as_array(sequence_length)).reshape(-1)
+        too_long = np.array([len(r) > int(n) for r, n in zip(rows, lengths)])
+        if too_long.any() and not self.ignore_longer_outputs_than_inputs:
+            raise ValueError(f"For '{self.name}', the labels of batch {int(np.argmax(too_long))} are longer than its "
+                             f"sequence_length {int(lengths[np.argmax(too_long)])}; set "
+                             f"'ignore_longer_outputs_than_inputs' to skip such sequences.")
+        width = max(1, max(len(r) for r in rows))
+        targets = jnp.asarray([r + [0] * (width - len(r)) for r in rows], jnp.int32)
+        target_lengths = jnp.asarray([len(r) for r in rows], jnp.int32)
+        input_lengths = jnp.asarray(lengths, jnp.int32)
+
+        def per_batch(z: jax.Array) -> jax.Array:
+            log_probs = jax.nn.log_softmax(z.astype(jnp.float32), axis=-1)
+            loss, _ = N.ctc_loss(log_probs, targets, input_lengths, target_lengths, classes - 1, "none")
+            return jnp.where(jnp.asarray(too_long), 0.0, loss)
+
+        loss, pullback = jax.vjp(per_batch, logits)
+        (grad,) = pullback(jnp.ones_like(loss))
+        return loss.astype(logits.dtype), grad.astype(logits.dtype)

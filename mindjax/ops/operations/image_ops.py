@@ -1,0 +1,170 @@
+"""MindSpore's ``mindspore.ops.operations.image_ops``: image Primitives (cropping, colour, resizing, NMS).
+
+Example:
+    >>> import numpy as np
+    >>> from mindjax.ops import operations as P
+    >>> P.RGBToHSV()(np.array([[[1.0, 0.0, 0.0]]], np.float32)).tolist()
+    [[[0.0, 1.0, 1.0]]]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from mindjax.common.tensor import as_array
+from mindjax.ops.function import image_func as I
+from mindjax.ops.functional_array import _eager
+from mindjax.ops.operations._base import Primitive, check_bool, record
+
+
+class CropAndResize(Primitive):
+    """Crops of NHWC ``x`` at normalised ``boxes`` (``y1, x1, y2, x2``) resized to ``crop_size``.
+
+    Arguments:
+        method: ``'bilinear'`` (default), ``'nearest'`` or ``'bilinear_v2'``.
+        extrapolation_value: the value outside the image. Default: ``0.0``.
+
+    Call: ``CropAndResize()(x, boxes, box_index, crop_size)`` -> float32 ``(num_boxes, h, w, C)``.
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, method: str = "bilinear", extrapolation_value: float = 0.0) -> None:
+        super().__init__()
+        if method not in ("bilinear", "nearest", "bilinear_v2"):
+            raise ValueError(f"For '{self.name}', 'method' must be 'bilinear', 'nearest' or 'bilinear_v2', but got "
+                             f"{method!r}.")
+        record(self, method=method, extrapolation_value=float(extrapolation_value))
+
+    def __call__(self, x: Any, boxes: Any, box_index: Any, crop_size: Any) -> jax.Array:
+        return I.crop_and_resize(x, boxes, box_index, tuple(crop_size), self.method, self.extrapolation_value)
+
+
+def _rgb_to_hsv(rgb: jax.Array) -> jax.Array:
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    value = jnp.max(rgb, axis=-1)
+    spread = value - jnp.min(rgb, axis=-1)
+    safe = jnp.where(spread > 0, spread, 1)
+    saturation = jnp.where(value > 0, spread / jnp.where(value > 0, value, 1), 0)
+    hue = jnp.where(value == r, (g - b) / safe, jnp.where(value == g, 2 + (b - r) / safe, 4 + (r - g) / safe))
+    hue = jnp.where(spread > 0, (hue / 6) % 1.0, 0)
+    return jnp.stack([hue, saturation, value], axis=-1)
+
+
+def _hsv_to_rgb(hsv: jax.Array) -> jax.Array:
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    sector = (h % 1.0) * 6
+
+    def channel(n: float) -> jax.Array:
+        k = (n + sector) % 6
+        return v - v * s * jnp.clip(jnp.minimum(k, 4 - k), 0, 1)
+
+    return jnp.stack([channel(5.0), channel(3.0), channel(1.0)], axis=-1)
+
+
+def _image(prim: str, name: str, value: Any) -> jax.Array:
+    a = as_array(value)
+    if a.ndim < 1 or a.shape[-1] != 3:
+        raise ValueError(f"For '{prim}', the last dimension of '{name}' must be 3, but got shape {a.shape}.")
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"For '{prim}', '{name}' must be float16, float32 or float64, but got {a.dtype}.")
+    return a
+
+
+class RGBToHSV(Primitive):
+    """RGB images (last axis 3, values in [0, 1]) to HSV (hue in [0, 1)). Call: ``RGBToHSV()(images)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, images: Any) -> jax.Array:
+        return _rgb_to_hsv(_image(self.name, "images", images))
+
+
+class HSVToRGB(Primitive):
+    """HSV images (last axis 3) to RGB. Call: ``HSVToRGB()(x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any) -> jax.Array:
+        return _hsv_to_rgb(_image(self.name, "x", x))
+
+
+class AdjustHue(Primitive):
+    """RGB images with their hue rotated by ``delta`` (a fraction of the colour wheel).
+    Call: ``AdjustHue()(image, delta)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, image: Any, delta: Any) -> jax.Array:
+        a = _image(self.name, "image", image)
+        hsv = _rgb_to_hsv(a.astype(jnp.float32))
+        hsv = hsv.at[..., 0].set((hsv[..., 0] + as_array(delta).astype(jnp.float32)) % 1.0)
+        return _hsv_to_rgb(hsv).astype(a.dtype)
+
+
+class AdjustSaturation(Primitive):
+    """RGB images with their saturation multiplied by ``scale`` (clipped to [0, 1]).
+    Call: ``AdjustSaturation()(image, scale)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, image: Any, scale: Any) -> jax.Array:
+        a = _image(self.name, "image", image)
+        hsv = _rgb_to_hsv(a.astype(jnp.float32))
+        hsv = hsv.at[..., 1].set(jnp.clip(hsv[..., 1] * as_array(scale).astype(jnp.float32), 0, 1))
+        return _hsv_to_rgb(hsv).astype(a.dtype)
+
+
+class NonMaxSuppressionV3(Primitive):
+    """Greedy non-maximum suppression: the indices of up to ``max_output_size`` boxes (``y1, x1, y2, x2``, any
+    corner order) by descending score, dropping those overlapping a kept box by more than ``iou_threshold`` or
+    scoring at most ``score_threshold``. Eager only (the output length depends on the values).
+
+    Call: ``NonMaxSuppressionV3()(boxes, scores, max_output_size, iou_threshold, score_threshold)`` -> int32.
+    """
+
+    _strategy_inputs = None
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any,
+                 score_threshold: Any) -> jax.Array:
+        _eager(self.name, boxes, scores, max_output_size)
+        b, s = np.asarray(as_array(boxes), np.float64), np.asarray(as_array(scores), np.float64)
+        if b.ndim != 2 or b.shape[1] != 4 or s.shape != b.shape[:1]:
+            raise ValueError(f"For '{self.name}', 'boxes' must be (N, 4) and 'scores' (N,), but got shapes {b.shape} "
+                             f"and {s.shape}.")
+        limit = int(np.asarray(as_array(max_output_size)))
+        if limit < 0:
+            raise ValueError(f"For '{self.name}', 'max_output_size' must be >= 0, but got {limit}.")
+        iou_t = float(np.asarray(as_array(iou_threshold)))
+        score_t = float(np.asarray(as_array(score_threshold)))
+        y1, y2 = np.minimum(b[:, 0], b[:, 2]), np.maximum(b[:, 0], b[:, 2])
+        x1, x2 = np.minimum(b[:, 1], b[:, 3]), np.maximum(b[:, 1], b[:, 3])
+        area = (y2 - y1) * (x2 - x1)
+        keep: list[int] = []
+        for i in np.argsort(-s, kind="stable"):
+            if len(keep) >= limit or s[i] <= score_t:
+                break
+            ok = True
+            for j in keep:
+                inter = max(0.0, min(y2[i], y2[j]) - max(y1[i], y1[j])) * max(0.0, min(x2[i], x2[j]) - max(x1[i], x1[j]))
+                union = area[i] + area[j] - inter
+                if union > 0 and inter / union > iou_t:
+                    ok = False
+                    break
+            if ok:
+                keep.append(int(i))
+        return jnp.asarray(keep, jnp.int32)
