@@ -39,7 +39,6 @@ class Categorical(Distribution):
             check_prob(self._probs)
             check_sum_equal_one(self._probs)
             self._broadcast_shape = tuple(self._probs.shape[:-1])
-            self._batch_shape = self._broadcast_shape
 
     @property
     def probs(self) -> Any:
@@ -54,7 +53,7 @@ class Categorical(Distribution):
 
     def _mean(self, probs: Any = None) -> jax.Array:
         p = self._check_param_type(probs)
-        return jnp.sum(jnp.arange(p.shape[-1], dtype=p.dtype) * p, -1)
+        return jnp.sum(jnp.arange(p.shape[-1], dtype=p.dtype) * p, -1, keepdims=True)  # MindSpore keeps the axis
 
     def _mode(self, probs: Any = None) -> jax.Array:
         p = self._check_param_type(probs)
@@ -63,18 +62,20 @@ class Categorical(Distribution):
     def _var(self, probs: Any = None) -> jax.Array:
         p = self._check_param_type(probs)
         index = jnp.arange(p.shape[-1], dtype=p.dtype)
-        return jnp.sum(jnp.square(index) * p, -1) - jnp.square(jnp.sum(index * p, -1))
+        return (jnp.sum(jnp.square(index) * p, -1, keepdims=True)
+                - jnp.square(jnp.sum(index * p, -1, keepdims=True)))
 
     def _entropy(self, probs: Any = None) -> jax.Array:
         p = self._check_param_type(probs)
-        return _squeeze0(-jnp.sum(jnp.log(p) * p, -1))
+        return _squeeze0(-jnp.sum(jnp.log(p) * p, -1, keepdims=True))
 
     def _kl_loss(self, dist: str, probs_b: Any, probs: Any = None) -> jax.Array:
         check_distribution_name(dist, "Categorical")
         pb = self._check_value(probs_b, "probs_b").astype(mstype.to_jax_dtype(self.parameter_type))
         pa = self._check_param_type(probs)
         la, lb = jnp.log(pa), jnp.log(pb)
-        kl = jnp.sum(jax.nn.softmax(la, -1) * (jax.nn.log_softmax(la, -1) - jax.nn.log_softmax(lb, -1)), -1)
+        kl = jnp.sum(jax.nn.softmax(la, -1) * (jax.nn.log_softmax(la, -1) - jax.nn.log_softmax(lb, -1)), -1,
+                     keepdims=True)
         return _squeeze0(kl)
 
     def _cross_entropy(self, dist: str, probs_b: Any, probs: Any = None) -> jax.Array:
