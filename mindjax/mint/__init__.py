@@ -293,7 +293,7 @@ _RENAMED: dict[str, tuple[Any, ...]] = {
                                ("equal_nan", False))),
     "equal": (_equal, (("input", _REQUIRED), ("other", _REQUIRED))),
     "triangular_solve": (_method("triangular_solve"), (("b", _REQUIRED), ("A", _REQUIRED), ("upper", True),
-                                             ("transpose", False), ("unitriangular", False))),
+                                             ("transpose", False), ("unitriangular", False)), {"b": "input"}),
     # indexing
     "gather": (_ops.gather_elements, (("input", _REQUIRED), ("dim", _REQUIRED), ("index", _REQUIRED))),
     "index_select": (_ops.index_select, (("input", _REQUIRED), ("dim", _REQUIRED), ("index", _REQUIRED)),

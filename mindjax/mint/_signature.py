@@ -59,7 +59,7 @@ def mint_signature(name: str, fn: Callable[..., Any], params: tuple[Any, ...],
         fn: the ``mindjax.ops`` function (or other implementation) called.
         params: mint's ``(name, default)`` pairs in order (``REQUIRED`` for none); the entry
             ``KW_ONLY`` makes the following ones keyword-only, and a name ``'*size'`` collects
-            the positional arguments (passed to ``fn`` positionally).
+            the positional arguments (passed to ``fn`` positionally, after the arguments before it).
         rename: maps mint's names to ``fn``'s; ``None`` drops an argument (e.g. ``device``).
         adapt: given the bound arguments under mint's names (defaults applied), returns
             them changed where mint's semantics differ from ``fn``'s; applied before renaming.
@@ -67,7 +67,9 @@ def mint_signature(name: str, fn: Callable[..., Any], params: tuple[Any, ...],
     """
     signature = _signature(params)
     rename = rename or {}
+    names = list(signature.parameters)
     varargs = next((p.name for p in signature.parameters.values() if p.kind == p.VAR_POSITIONAL), None)
+    leading = names[:names.index(varargs)] if varargs else []  # passed positionally, before ``*varargs``
 
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -78,7 +80,7 @@ def mint_signature(name: str, fn: Callable[..., Any], params: tuple[Any, ...],
         arguments = dict(bound.arguments)
         if adapt is not None:
             arguments = adapt(arguments)
-        positional = tuple(arguments.pop(varargs, ())) if varargs else ()
+        positional = (*[arguments.pop(n) for n in leading], *arguments.pop(varargs, ())) if varargs else ()
         kw = {rename.get(k, k): v for k, v in arguments.items() if rename.get(k, k) is not None}
         return fn(*positional, **kw)
 
