@@ -5,7 +5,7 @@ The ones MindSpore's ``nn`` already has under the same arguments are those class
 are in :mod:`mindjax.mint.nn.layers` and call :mod:`mindjax.mint.nn.functional`.
 """
 from mindjax.cells.cell import Cell
-from mindjax.cells.layers.activation import GELU, HShrink as Hardshrink, HSigmoid as Hardsigmoid, \
+from mindjax.cells.layers.activation import HShrink as Hardshrink, HSigmoid as Hardsigmoid, \
     HSwish as Hardswish, Mish, ReLU, SoftShrink as Softshrink
 from mindjax.cells.layers.basic import Flatten, Identity
 from mindjax.cells.layers.ext import AvgPool1dExt as AvgPool1d, AvgPool2dExt as AvgPool2d, \
@@ -28,7 +28,7 @@ ConstantPad1d, ConstantPad2d, ConstantPad3d = _nn.ConstantPad1d, _nn.ConstantPad
 CrossEntropyLoss, NLLLoss, SoftMarginLoss = _nn.CrossEntropyLoss, _nn.NLLLoss, _nn.SoftMarginLoss
 MaxUnpool2d, PixelShuffle = _nn.MaxUnpool2d, _nn.PixelShuffle
 
-__all__ = ["Cell", "Identity", "ZeroPad2d", "Upsample", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "GELU", "L1Loss",
+__all__ = ["Cell", "Identity", "ZeroPad2d", "Upsample", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "L1Loss",
            "Mish", "MSELoss", "AdaptiveMaxPool2d", "Flatten", "BCELoss", "CosineEmbeddingLoss", "Hardshrink",
            "Hardsigmoid", "Hardswish", "ReLU", "Softshrink", "AvgPool1d", "AvgPool2d", "AvgPool3d", "Dropout",
            "Dropout2d", "Embedding", "LayerNorm", "LogSoftmax", "MaxPool2d", "PReLU", "Linear", "AdaptiveAvgPool3d",

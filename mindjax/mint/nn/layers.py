@@ -18,7 +18,7 @@ from mindjax.common.initializer import HeUniform, Uniform, initializer
 from mindjax.mint.nn import functional as F
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
-           "SyncBatchNorm", "GroupNorm", "ELU", "GLU", "Hardtanh", "LogSigmoid", "ReLU6", "SELU", "SiLU", "Sigmoid",
+           "SyncBatchNorm", "GroupNorm", "ELU", "GELU", "GLU", "Hardtanh", "LogSigmoid", "ReLU6", "SELU", "SiLU", "Sigmoid",
            "Softmax", "Tanh", "Threshold", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad3d", "BCEWithLogitsLoss",
            "KLDivLoss", "SmoothL1Loss", "AdaptiveMaxPool1d", "Fold", "Unfold", "UpsamplingNearest2d",
@@ -289,6 +289,19 @@ class ELU(Cell):
 
     def construct(self, input: Any) -> Any:  # noqa: A002
         return F.elu(input, self.alpha, self.inplace)
+
+
+class GELU(Cell):
+    """``mint.nn.GELU``: :func:`mindjax.mint.nn.functional.gelu`, exact (``'none'``) or ``'tanh'``-approximated."""
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"For 'GELU', 'approximate' must be 'none' or 'tanh', but got {approximate!r}")
+        self.approximate = approximate
+
+    def construct(self, input: Any) -> Any:  # noqa: A002
+        return F.gelu(input, approximate=self.approximate)
 
 
 class GLU(Cell):
