@@ -23,8 +23,8 @@ import numpy as np
 from mindjax import ops as _ops
 from mindjax.common.dtype import int64 as _int64
 from mindjax.common.tensor import Tensor
-from mindjax.mint._signature import KW_ONLY as _KW, REQUIRED as _REQUIRED, input_named as _input_named, \
-    mint_signature as _mint_signature, table as _table
+from mindjax.mint._signature import KW_ONLY as _KW, REQUIRED as _REQUIRED, in_place as _in_place, \
+    input_named as _input_named, mint_signature as _mint_signature, table as _table
 from mindjax.ops import (addmm, arange, argmax, baddbmm, bincount, broadcast_to, ceil, cos, dot, einsum, erf, eye,
                          flip, floor, floor_divide, full, full_like, greater, histc, logical_and, logical_or, logsumexp,
                          lt, masked_select, matmul, maximum, minimum, mm, nonzero, not_equal, ones_like, outer, pow,
@@ -218,6 +218,54 @@ def _diag(input: Any, diagonal: int = 0) -> Any:  # noqa: A002
     return _ops.diagflat(x, diagonal) if x.ndim == 1 else _ops.diagonal(x, diagonal)
 
 
+def _channel_shape(x: Any) -> tuple[int, ...]:
+    return (1, -1) + (1,) * (len(x.shape) - 2)
+
+
+def _batch_norm_stats(input: Any, eps: float) -> Any:  # noqa: A002
+    """The per-channel ``(mean, invstd)`` of ``(N, C, ...)`` (biased variance), as one device's share of SyncBN."""
+    x = _as_tensor(input)
+    axes = tuple(i for i in range(x.ndim) if i != 1)
+    return x.mean(axes), _ops.rsqrt(x.var(dim=axes, correction=0) + eps)
+
+
+def _batch_norm_elemt(input: Any, weight: Any = None, bias: Any = None, mean: Any = None,  # noqa: A002
+                      invstd: Any = None, eps: float = 1e-05) -> Any:
+    """``(input - mean) * invstd * weight + bias`` per channel (the statistics given)."""
+    x = _as_tensor(input)
+    shape = _channel_shape(x)
+    out = _ops.mul(_ops.sub(x, _ops.reshape(mean, shape)), _ops.reshape(invstd, shape))
+    if weight is not None:
+        out = _ops.mul(out, _ops.reshape(weight, shape))
+    return out if bias is None else _ops.add(out, _ops.reshape(bias, shape))
+
+
+def _batch_norm_gather_stats_with_counts(input: Any, mean: Any, invstd: Any, running_mean: Any = None,  # noqa: A002
+                                         running_var: Any = None, momentum: float = 0.1, eps: float = 1e-05,
+                                         counts: Any = None) -> Any:
+    """The global ``(mean, invstd)`` from per-device ``mean``/``invstd`` ``(W, C)`` and element ``counts`` ``(W,)``;
+    ``running_mean``/``running_var`` are updated in place (unbiased variance), as PyTorch's SyncBatchNorm."""
+    n = _ops.reshape(_ops.cast(counts, _as_tensor(mean).dtype), (-1, 1))
+    total = _ops.sum(n)
+    global_mean = _ops.div(_ops.sum(_ops.mul(mean, n), 0), total)
+    local_var = _ops.sub(_ops.reciprocal(_ops.square(invstd)), eps)
+    spread = _ops.square(_ops.sub(mean, global_mean))
+    global_var = _ops.div(_ops.sum(_ops.mul(_ops.add(local_var, spread), n), 0), total)
+    if running_mean is not None:
+        running_mean.assign_value(_ops.add(_ops.mul(running_mean, 1 - momentum), _ops.mul(global_mean, momentum)))
+    if running_var is not None:
+        unbiased = _ops.div(_ops.mul(global_var, total), _ops.sub(total, 1))
+        running_var.assign_value(_ops.add(_ops.mul(running_var, 1 - momentum), _ops.mul(unbiased, momentum)))
+    return global_mean, _ops.rsqrt(_ops.add(global_var, eps))
+
+
+def _conv_tbc(input: Any, weight: Any, bias: Any, pad: int = 0) -> Any:  # noqa: A002
+    """The 1-D convolution of time-batch-channel ``(T, N, C_in)`` with weight ``(k, C_in, C_out)``."""
+    out = _ops.conv1d(_ops.permute(input, (1, 2, 0)), _ops.permute(weight, (2, 1, 0)), bias, pad_mode="pad",
+                      padding=pad)
+    return _ops.permute(out, (2, 0, 1))
+
+
 _RENAMED: dict[str, tuple[Any, ...]] = {
     "mean": (_ops.mean, (("input", _REQUIRED), ("dim", None), ("keepdim", False)), {"input": "x", **_DIM}),
     "prod": (_ops.prod, (("input", _REQUIRED), ("dim", None), ("keepdim", False), ("dtype", None)), _DIM),
@@ -294,6 +342,13 @@ _RENAMED: dict[str, tuple[Any, ...]] = {
     "equal": (_equal, (("input", _REQUIRED), ("other", _REQUIRED))),
     "triangular_solve": (_method("triangular_solve"), (("b", _REQUIRED), ("A", _REQUIRED), ("upper", True),
                                              ("transpose", False), ("unitriangular", False)), {"b": "input"}),
+    "batch_norm_stats": (_batch_norm_stats, (("input", _REQUIRED), ("eps", _REQUIRED))),
+    "batch_norm_elemt": (_batch_norm_elemt, (("input", _REQUIRED), ("weight", None), ("bias", None), ("mean", None),
+                                             ("invstd", None), ("eps", 1e-05))),
+    "batch_norm_gather_stats_with_counts": (_batch_norm_gather_stats_with_counts, (
+        ("input", _REQUIRED), ("mean", _REQUIRED), ("invstd", _REQUIRED), ("running_mean", None),
+        ("running_var", None), ("momentum", 0.1), ("eps", 1e-05), ("counts", None))),
+    "conv_tbc": (_conv_tbc, (("input", _REQUIRED), ("weight", _REQUIRED), ("bias", _REQUIRED), ("pad", 0))),
     # indexing
     "gather": (_ops.gather_elements, (("input", _REQUIRED), ("dim", _REQUIRED), ("index", _REQUIRED))),
     "index_select": (_ops.index_select, (("input", _REQUIRED), ("dim", _REQUIRED), ("index", _REQUIRED)),
@@ -363,6 +418,9 @@ for _name in _UNARY:
     globals()[_name] = _input_named(getattr(_ops, _name), _name)
 arcsin = _mint_signature("arcsin", _ops.arcsin, (("x", _REQUIRED),), {"x": "input"})  # mint names it x
 fix = _input_named(_ops.trunc, "fix")
+addr_ = _in_place("addr_", _mint_signature("addr", _ops.addr, (("input", _REQUIRED), ("vec1", _REQUIRED),
+                                                                ("vec2", _REQUIRED), ("beta", 1), ("alpha", 1)),
+                                           {"input": "x"}), module="mint")
 bitwise_not = _input_named(_ops.invert, "bitwise_not")
 clone = _input_named(_ops.deepcopy, "clone")
 
@@ -384,4 +442,4 @@ __all__ = sorted([
     "logical_or", "logsumexp", "lt", "masked_select", "matmul", "maximum", "minimum", "mm", "nonzero", "not_equal",
     "ones_like", "outer", "pow", "reciprocal", "remainder", "roll", "round", "rsqrt", "searchsorted", "sign", "sin",
     "sum", "tile", "topk", "trace", "tril", "triu", "unsqueeze", "zeros", "zeros_like", "max", "min", "arcsin", "fix",
-    "bitwise_not", "clone", "conv2d", "softmax_ext", "flatten_ext", *_UNARY, *_BINARY, *_RENAMED])
+    "bitwise_not", "clone", "addr_", "conv2d", "softmax_ext", "flatten_ext", *_UNARY, *_BINARY, *_RENAMED])

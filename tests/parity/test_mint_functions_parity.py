@@ -261,3 +261,46 @@ def test_bad_arguments_name_the_function():
         mint.where(x > 0, x)
     with pytest.raises(TypeError, match=r"mint.randint.*\(low, high, size\)"):
         mint.randint(1, 2, 3, 4)
+
+
+_X4 = _RNG.standard_normal((4, 3, 2, 2)).astype(np.float32)
+
+
+def test_sync_batch_norm_building_blocks():
+    mean, invstd = mindspore_or_formula(
+        lambda: msmint.batch_norm_stats(mindspore.Tensor(_X4), 1e-5),
+        lambda: [_X4.mean((0, 2, 3)), 1 / np.sqrt(_X4.var((0, 2, 3)) + 1e-5)])[0]
+    got = to_np(mint.batch_norm_stats(ms.Tensor(_X4), 1e-5))
+    assert_close(got, [mean, invstd], rtol=1e-5)
+    w, b = np.array([1.0, 2.0, 0.5], np.float32), np.array([0.0, 1.0, -1.0], np.float32)
+    out = to_np(mint.batch_norm_elemt(ms.Tensor(_X4), ms.Tensor(w), ms.Tensor(b), ms.Tensor(mean),
+                                      ms.Tensor(invstd), 1e-5))
+    assert_close(out, (_X4 - mean.reshape(1, 3, 1, 1)) * invstd.reshape(1, 3, 1, 1) * w.reshape(1, 3, 1, 1)
+                 + b.reshape(1, 3, 1, 1), rtol=1e-4, atol=1e-5)
+    # Two "devices" holding the halves of the batch give the whole batch's statistics.
+    halves = [to_np(mint.batch_norm_stats(ms.Tensor(h), 1e-5)) for h in (_X4[:1], _X4[1:])]
+    rm, rv = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), "rm"), ms.Parameter(ms.Tensor(np.ones(3, np.float32)),
+                                                                                  "rv")
+    g_mean, g_invstd = mint.batch_norm_gather_stats_with_counts(
+        ms.Tensor(_X4), ms.Tensor(np.stack([h[0] for h in halves])), ms.Tensor(np.stack([h[1] for h in halves])),
+        rm, rv, 0.1, 1e-5, ms.Tensor(np.array([4.0, 12.0], np.float32)))
+    assert_close(to_np(g_mean), mean, rtol=1e-5, atol=1e-6)
+    assert_close(to_np(g_invstd), invstd, rtol=1e-4)
+    n = _X4.size / 3
+    assert_close(to_np(rm), 0.1 * mean, rtol=1e-5, atol=1e-6)
+    assert_close(to_np(rv), 0.9 + 0.1 * _X4.var((0, 2, 3)) * n / (n - 1), rtol=1e-5)
+
+
+def test_conv_tbc_and_addr_():
+    x = _RNG.standard_normal((5, 2, 3)).astype(np.float32)  # (T, N, C_in)
+    w = _RNG.standard_normal((3, 3, 4)).astype(np.float32)  # (k, C_in, C_out)
+    b = _RNG.standard_normal((4,)).astype(np.float32)
+    xp = np.pad(x, [(1, 1), (0, 0), (0, 0)])
+    want = np.stack([np.einsum("knc,kco->no", xp[t:t + 3], w) for t in range(5)]) + b
+    got = to_np(mint.conv_tbc(ms.Tensor(x), ms.Tensor(w), ms.Tensor(b), 1))
+    assert_close(got, mindspore_or_formula(lambda: msmint.conv_tbc(*map(mindspore.Tensor, (x, w, b)), 1),
+                                           lambda: want)[0], rtol=1e-4, atol=1e-4)
+    a = ms.Tensor(A)
+    out = mint.addr_(a, ms.Tensor(A[:, 0]), ms.Tensor(B[0]), beta=0.5, alpha=2)
+    assert out is a
+    assert_close(to_np(a), 0.5 * A + 2 * np.outer(A[:, 0], B[0]), rtol=1e-5)
