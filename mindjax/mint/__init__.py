@@ -430,7 +430,7 @@ for _name in _BINARY:
     globals()[_name] = _mint_signature(_name, getattr(_ops, _name), (("input", _REQUIRED), ("other", _REQUIRED)))
 del _name
 
-from mindjax.mint import linalg, nn, optim, special  # noqa: E402  (they use the functions above)
+from mindjax.mint import distributed, linalg, nn, optim, special  # noqa: E402  (they use the functions above)
 
 conv2d = nn.functional.conv2d
 softmax_ext = nn.functional.softmax
