@@ -304,3 +304,18 @@ def test_bad_constructor_arguments_name_the_cell():
         mnn.UpsamplingNearest2d()
     with pytest.raises(ValueError, match=r"For 'BatchNorm2d', expected a 4-D input, but got shape \(2, 3, 8\)"):
         mnn.BatchNorm2d(3)(ms.Tensor(X1))
+
+
+def test_batch_norm_without_running_stats_trains_on_batch_statistics():
+    bn = mnn.BatchNorm2d(3, track_running_stats=False)
+    bn.set_train()
+    want = (X - X.mean((0, 2, 3), keepdims=True)) / np.sqrt(X.var((0, 2, 3), keepdims=True) + 1e-5)
+    assert_close(to_np(bn(ms.Tensor(X))), want, rtol=1e-4, atol=1e-4)
+    assert [p.name for p in bn.get_parameters()] == ["weight", "bias"]
+
+
+def test_conv_same_padding_with_a_padding_mode():
+    conv = mnn.Conv1d(3, 2, 4, padding="same", padding_mode="replicate", dilation=1)
+    w, b = to_np(conv.weight), to_np(conv.bias)
+    xp = np.pad(X1, [(0, 0), (0, 0), (1, 2)], mode="edge")
+    assert_close(to_np(conv(ms.Tensor(X1))), _conv(xp, w, b), rtol=1e-4, atol=1e-4)

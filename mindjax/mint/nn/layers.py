@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from mindjax import ops as _ops
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common import dtype as mstype
@@ -96,9 +97,13 @@ class _ConvNd(Cell):
 
     def construct(self, input: Any) -> Any:  # noqa: A002
         conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[self._rank]
-        if self.padding_mode == "zeros" or isinstance(self.padding, str):
+        if self.padding_mode == "zeros" or self.padding == "valid":
             return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
-        pads = tuple(p for p in reversed(self.padding) for _ in range(2))
+        if self.padding == "same":  # the total d * (k - 1), the smaller half before
+            totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
+            pads = tuple(p for t in reversed(totals) for p in (t // 2, t - t // 2))
+        else:
+            pads = tuple(p for p in reversed(self.padding) for _ in range(2))
         x = F.pad(input, pads, self.padding_mode)
         return conv(x, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
 
@@ -153,7 +158,7 @@ class ConvTranspose2d(_ConvNd):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
                          padding_mode, dtype, output_padding)
 
-    def construct(self, input: Any, output_size: Any = None) -> Any:  # noqa: A002
+    def construct(self, input: Any) -> Any:  # noqa: A002
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
                                   self.groups, self.dilation)
 
@@ -195,25 +200,21 @@ class _BatchNormNd(Cell):
         if len(input.shape) not in self._ranks:
             raise ValueError(f"For '{type(self).__name__}', expected a {' or '.join(map(str, self._ranks))}-D "
                              f"input, but got shape {tuple(input.shape)}")
+        if self.running_mean is None:  # no running statistics: always the batch's, nothing to update
+            return F.batch_norm(input, _channels(input, 0.0), _channels(input, 1.0), self.weight, self.bias, True,
+                                0.0, self.eps)
         factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats:
+        if self.training:
             self.num_batches_tracked.set_data(self.num_batches_tracked + 1)
-            if self.momentum is None:
+            if self.momentum is None:  # the cumulative average
                 factor = 1.0 / self.num_batches_tracked.astype(mstype.float32)
-        use_batch = self.training or self.running_mean is None
-        if use_batch and self.running_mean is None:
-            mean = var = None
-            if self.training:
-                return F.batch_norm(input, _zeros_like_channels(input), _zeros_like_channels(input, 1.0),
-                                    self.weight, self.bias, True, 0.0, self.eps)
-        return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, use_batch, factor,
-                            self.eps)
+        return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, self.training,
+                            factor, self.eps)
 
 
-def _zeros_like_channels(input: Any, value: float = 0.0) -> Any:  # noqa: A002
-    """Throw-away running statistics for a BatchNorm without them."""
-    from mindjax import ops
-    return ops.full((input.shape[1],), value, dtype=input.dtype)
+def _channels(input: Any, value: float) -> Any:  # noqa: A002
+    """Throw-away running statistics (``value`` per channel) for a BatchNorm without them."""
+    return _ops.full((input.shape[1],), value, dtype=input.dtype)
 
 
 class BatchNorm1d(_BatchNormNd):
