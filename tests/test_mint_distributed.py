@@ -4,7 +4,6 @@ import pytest
 
 import mindjax as ms
 from mindjax import ops
-from mindjax.communication import management as comm
 from mindjax.mint import distributed as dist
 
 DATA = (np.arange(8 * 8 * 2, dtype=np.float32).reshape(64, 2) % 5) + 1

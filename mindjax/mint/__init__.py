@@ -25,11 +25,11 @@ from mindjax.common.dtype import int64 as _int64
 from mindjax.common.tensor import Tensor
 from mindjax.mint._signature import KW_ONLY as _KW, REQUIRED as _REQUIRED, in_place as _in_place, \
     input_named as _input_named, mint_signature as _mint_signature, table as _table
-from mindjax.ops import (addmm, arange, argmax, baddbmm, bincount, broadcast_to, ceil, cos, dot, einsum, erf, eye,
+from mindjax.ops import (addmm, arange, argmax, bincount, broadcast_to, ceil, cos, dot, einsum, erf, eye,
                          flip, floor, floor_divide, full, full_like, greater, histc, logical_and, logical_or, logsumexp,
                          lt, masked_select, matmul, maximum, minimum, mm, nonzero, not_equal, ones_like, outer, pow,
-                         reciprocal, remainder, roll, round, rsqrt, searchsorted, sign, sin, sum, tile, topk, trace,
-                         tril, triu, unsqueeze, zeros, zeros_like)
+                         reciprocal, remainder, roll, round, rsqrt, searchsorted, sign, sin, sum, tile, trace, tril,
+                         triu, unsqueeze, zeros_like)
 
 _DIM = {"dim": "axis", "keepdim": "keep_dims"}
 _DIMS = {"dim": "axis", "keepdim": "keepdims"}
@@ -198,8 +198,13 @@ def _randint(*args: Any, dtype: Any = None) -> Any:
     return _ops.randint(low, high, tuple(size), dtype=_int64 if dtype is None else dtype)
 
 
-def _randint_like(input: Any, *args: Any, dtype: Any = None) -> Any:  # noqa: A002
-    low, high = (0, *args) if len(args) == 1 else args
+def _randint_like(*args: Any, dtype: Any = None) -> Any:
+    """``randint_like(input, high)`` or ``randint_like(input, low, high)``."""
+    if len(args) not in (2, 3):
+        raise TypeError(f"For 'mint.randint_like', expected (input, high) or (input, low, high), but got {len(args)} "
+                        "positional arguments")
+    input, *bounds = args  # noqa: A001
+    low, high = (0, *bounds) if len(bounds) == 1 else bounds
     return _ops.randint(low, high, tuple(_as_tensor(input).shape),
                         dtype=_as_tensor(input).dtype if dtype is None else dtype)
 
@@ -267,15 +272,20 @@ def _conv_tbc(input: Any, weight: Any, bias: Any, pad: int = 0) -> Any:  # noqa:
 
 
 _RENAMED: dict[str, tuple[Any, ...]] = {
-    "mean": (_ops.mean, (("input", _REQUIRED), ("dim", None), ("keepdim", False)), {"input": "x", **_DIM}),
-    "prod": (_ops.prod, (("input", _REQUIRED), ("dim", None), ("keepdim", False), ("dtype", None)), _DIM),
+    "mean": (_method("mean"), (("input", _REQUIRED), ("dim", None), ("keepdim", False), _KW, ("dtype", None))),
+    "prod": (_ops.prod, (("input", _REQUIRED), ("dim", None), ("keepdim", False), _KW, ("dtype", None)), _DIM),
     "all": (_ops.all, (("input", _REQUIRED), ("dim", None), ("keepdim", False)), _DIM),
     "any": (_any, (("input", _REQUIRED), ("dim", None), ("keepdim", False))),
     "cat": (_ops.cat, (("tensors", _REQUIRED), ("dim", 0)), {"dim": "axis"}),
     "concat": (_ops.concat, (("tensors", _REQUIRED), ("dim", 0)), {"dim": "axis"}),
     "stack": (_ops.stack, (("tensors", _REQUIRED), ("dim", 0)), {"dim": "axis"}),
     "permute": (_ops.permute, (("input", _REQUIRED), ("dims", _REQUIRED)), {"dims": "axis"}),
-    "softmax": (_ops.softmax, (("input", _REQUIRED), ("dim", _REQUIRED), ("dtype", None)), {"dim": "axis"}),
+    "softmax": (_ops.softmax, (("input", _REQUIRED), ("dim", _REQUIRED), _KW, ("dtype", None)), {"dim": "axis"}),
+    "topk": (_ops.topk, (("input", _REQUIRED), ("k", _REQUIRED), ("dim", -1), ("largest", True), ("sorted", True))),
+    "zeros": (_ops.zeros, (("size", _REQUIRED), _KW, ("dtype", None))),
+    "baddbmm": (_ops.baddbmm, (("input", _REQUIRED), ("batch1", _REQUIRED), ("batch2", _REQUIRED), _KW, ("beta", 1),
+                               ("alpha", 1))),
+    "isnan": (_ops.isnan, (("tensor", _REQUIRED),), {"tensor": "input"}),
     "split": (_ops.split, (("tensor", _REQUIRED), ("split_size_or_sections", _REQUIRED), ("dim", 0)),
               {"dim": "axis"}),
     "chunk": (_ops.chunk, (("input", _REQUIRED), ("chunks", _REQUIRED), ("dim", 0)), {"dim": "axis"}),
@@ -396,7 +406,7 @@ _RENAMED: dict[str, tuple[Any, ...]] = {
     "randn_like": (_ops.randn_like, (("input", _REQUIRED), _KW, ("dtype", None), ("device", None)), _NO_DEVICE),
     "randint": (_randint, (("*args", _REQUIRED), ("generator", None), ("dtype", None), ("device", None)),
                 _NO_DEVICE),
-    "randint_like": (_randint_like, (("input", _REQUIRED), ("*args", _REQUIRED), ("dtype", None),
+    "randint_like": (_randint_like, (("*args", _REQUIRED), ("dtype", None),
                                      ("device", None)), _NO_DEVICE),
     "randperm": (_randperm, (("n", _REQUIRED), _KW, ("generator", None), ("dtype", _int64)), _NO_DEVICE),
     "normal": (_normal, (("mean", 0.0), ("std", 1.0), ("size", None), ("generator", None)), _NO_DEVICE),
@@ -410,7 +420,7 @@ _table(globals(), _RENAMED)
 max = _min_max("max", _ops.maximum)  # noqa: A001
 min = _min_max("min", _ops.minimum)  # noqa: A001
 
-_UNARY = ("abs", "exp", "log", "sqrt", "square", "neg", "tanh", "sigmoid", "logical_not", "isfinite", "isnan",
+_UNARY = ("abs", "exp", "log", "sqrt", "square", "neg", "tanh", "sigmoid", "logical_not", "isfinite",
           "acos", "acosh", "arccos", "arccosh", "arcsinh", "arctan", "arctanh", "asin", "asinh", "atan", "atanh",
           "cosh", "sinh", "tan", "erfc", "erfinv", "exp2", "expm1", "log10", "log1p", "log2", "negative", "sinc",
           "trunc", "frac", "isinf", "isneginf", "real", "imag", "ravel", "t", "inverse")
@@ -437,9 +447,9 @@ softmax_ext = nn.functional.softmax
 flatten_ext = flatten
 
 __all__ = sorted([
-    "Tensor", "addmm", "arange", "argmax", "baddbmm", "bincount", "broadcast_to", "ceil", "cos", "dot", "einsum",
+    "Tensor", "addmm", "arange", "argmax", "bincount", "broadcast_to", "ceil", "cos", "dot", "einsum",
     "erf", "eye", "flip", "floor", "floor_divide", "full", "full_like", "greater", "histc", "logical_and",
     "logical_or", "logsumexp", "lt", "masked_select", "matmul", "maximum", "minimum", "mm", "nonzero", "not_equal",
     "ones_like", "outer", "pow", "reciprocal", "remainder", "roll", "round", "rsqrt", "searchsorted", "sign", "sin",
-    "sum", "tile", "topk", "trace", "tril", "triu", "unsqueeze", "zeros", "zeros_like", "max", "min", "arcsin", "fix",
+    "sum", "tile", "trace", "tril", "triu", "unsqueeze", "zeros_like", "max", "min", "arcsin", "fix",
     "bitwise_not", "clone", "addr_", "conv2d", "softmax_ext", "flatten_ext", *_UNARY, *_BINARY, *_RENAMED])

@@ -98,13 +98,16 @@ def in_place(name: str, fn: Callable[..., Any], module: str = "mint.nn.functiona
     """
     from mindjax.common.tensor import Tensor
 
-    @functools.wraps(fn)
     def call(input: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A002 - mint's argument name
         out = fn(input, *args, **kwargs)
         if isinstance(input, Tensor):
             return input.assign_value(out)
         return out
     call.__name__ = call.__qualname__ = name
+    try:
+        call.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        pass
     call.__doc__ = f"``{module}.{name}``: in-place :func:`{getattr(fn, '__name__', name)}` (writes into ``input``)."
     return call
 

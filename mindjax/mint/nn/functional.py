@@ -13,7 +13,7 @@ from typing import Any
 from mindjax import ops as _ops
 from mindjax.common.tensor import Tensor
 from mindjax.mint._signature import KW_ONLY as _KW, REQUIRED as _REQUIRED, in_place as _in_place, \
-    table as _table
+    mint_signature as _mint_signature, table as _table
 from mindjax.ops import (adaptive_avg_pool2d, cross_entropy, embedding, interpolate, layer_norm, mse_loss, prelu,
                          relu)
 from mindjax.ops.function._build import implicit_softmax_dim as _implicit_softmax_dim
@@ -178,12 +178,18 @@ _SPECS: dict[str, tuple[Any, ...]] = {
 }
 _table(globals(), _SPECS, module=_MODULE)
 
-_IN_PLACE = {"relu_": relu, "elu_": globals()["elu_ext"], "inplace_elu": globals()["elu_ext"],
-             "hardtanh_": globals()["hardtanh"], "inplace_silu": globals()["silu_func"],
-             "sigmoid_": globals()["sigmoid"], "threshold_": globals()["threshold"]}
-for _name, _fn in _IN_PLACE.items():
-    globals()[_name] = _in_place(_name, _fn)
-del _name, _fn
+_IN_PLACE: dict[str, tuple[Any, ...]] = {
+    "relu_": (relu, (("input", _R),)),
+    "elu_": (_ops.elu, (("input", _R), ("alpha", 1.0)), {"input": "input_x"}),
+    "inplace_elu": (_ops.elu, (("input", _R), ("alpha", 1.0)), {"input": "input_x"}),
+    "hardtanh_": (_ops.hardtanh, (("input", _R), ("min_val", -1), ("max_val", 1))),
+    "inplace_silu": (_ops.silu, (("input", _R),), {"input": "x"}),
+    "sigmoid_": (_ops.sigmoid, (("input", _R),), {"input": "x"}),
+    "threshold_": (_ops.threshold, (("input", _R), ("threshold", _R), ("value", _R)), {"threshold": "thr"}),
+}
+for _name, (_fn, _params, *_rename) in _IN_PLACE.items():
+    globals()[_name] = _in_place(_name, _mint_signature(_name, _fn, _params, *_rename, module=_MODULE))
+del _name, _fn, _params, _rename
 
 from mindjax.mint import broadcast_to, clamp, flatten, norm as norm_ext  # noqa: E402
 
