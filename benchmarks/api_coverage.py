@@ -1,6 +1,6 @@
 """How much of MindSpore 2.10's public API MindJAX has, measured against the installed ``mindspore``.
 
-Four families are compared by name:
+Seven families are compared by name:
 
 - ``ops`` functions: the public lower-case names of ``mindspore.ops`` that are
   not modules (``ops.matmul``, ``ops.unstack`` ...);
@@ -9,7 +9,12 @@ Four families are compared by name:
 - ``nn`` classes: the public classes of ``mindspore.nn`` (Cells, learning-rate
   schedules, metrics ...);
 - ``Tensor`` methods: the public attributes of ``mindspore.Tensor``, looked up
-  on the type of what ``mindjax.Tensor(...)`` returns.
+  on the type of what ``mindjax.Tensor(...)`` returns;
+- ``mint`` functions, ``mint.nn`` classes and ``mint.nn.functional`` functions: the
+  public names of ``mindspore.mint`` (PyTorch-style API) that are not modules, less the
+  names its modules import for their own use (``ops``, ``validator``, ``constexpr``,
+  ``absolute_import``, ``cdist_``, ``jit_forbidden_register``, ``jit_view_unsupported``,
+  ``*_op``, ``*_impl``, ``npu_*``).
 
 A name counts as present when MindJAX's namespace has it, whatever it does;
 the parity tests in ``tests/parity/`` check behaviour. Names MindSpore itself
@@ -64,6 +69,18 @@ def _public(namespace: Any, keep: Callable[[str, Any], bool]) -> list[str]:
     return sorted(names)
 
 
+# Names mint's modules import for their own use: not in ``mindspore.mint.__all__`` (``cdist_`` is its
+# alias of ``ops.cdist``; the ``jit_*`` ones are MindSpore's graph-compiler decorators).
+_MINT_INTERNAL = ("absolute_import", "ops", "validator", "constexpr", "cdist_", "jit_forbidden_register",
+                  "jit_view_unsupported")
+
+
+def _mint_public(name: str, value: Any) -> bool:
+    """A name of ``mindspore.mint*`` that is its API, not one its module imports for its own use."""
+    return not (inspect.ismodule(value) or name in _MINT_INTERNAL or name.endswith(("_op", "_impl"))
+                or name.startswith("npu_"))
+
+
 def _has(namespace: Any, name: str) -> bool:
     try:
         getattr(namespace, name)
@@ -78,7 +95,11 @@ def measure() -> list[Family]:
     import mindspore
     from mindspore import nn as ms_nn, ops as ms_ops
 
+    import mindspore.mint as ms_mint
+    import mindspore.mint.nn.functional as ms_mint_f
     import mindjax
+    import mindjax.mint as mj_mint
+    import mindjax.mint.nn.functional as mj_mint_f
     from mindjax import nn as mj_nn, ops as mj_ops
 
     ms_functions = _public(ms_ops, lambda n, v: n[0].islower() and not inspect.ismodule(v))
@@ -93,8 +114,12 @@ def measure() -> list[Family]:
         Family("ops Primitives (upper-case)", ms_primitives),
         Family("nn classes", ms_classes),
         Family("Tensor methods", ms_methods),
+        Family("mint functions", _public(ms_mint, _mint_public)),
+        Family("mint.nn classes", _public(ms_mint.nn, lambda n, v: inspect.isclass(v))),
+        Family("mint.nn.functional functions", _public(ms_mint_f, _mint_public)),
     ]
-    for family, namespace in zip(families, (mj_ops, mj_ops, mj_nn, tensor_type)):
+    namespaces = (mj_ops, mj_ops, mj_nn, tensor_type, mj_mint, mj_mint.nn, mj_mint_f)
+    for family, namespace in zip(families, namespaces):
         family.missing = [n for n in family.reference if not _has(namespace, n)]
     return families
 

@@ -30,6 +30,7 @@ from mindjax.common.tensor import as_array as _arr
 from mindjax.ops import functional as _F
 from mindjax.ops import functional_random_nn as _rnn
 from mindjax.ops.function import nn_func as _nn
+from mindjax.ops.function._build import implicit_softmax_dim
 
 __all__ = ["AvgPool1dExt", "AvgPool2dExt", "AvgPool3dExt", "MaxPool2dExt", "DropoutExt", "Dropout2dExt",
            "EmbeddingExt", "LayerNormExt", "PReLUExt", "LogSoftmaxExt", "L1LossExt"]
@@ -315,11 +316,6 @@ class PReLUExt(Cell):
         return _rnn.prelu(input, self.weight)
 
 
-def _implicit_softmax_dim(ndim: int) -> int:
-    """The axis PyTorch-style softmax uses when ``dim`` is ``None``: 0 for ranks 0, 1 and 3, else 1."""
-    return 0 if ndim in (0, 1, 3) else 1
-
-
 class LogSoftmaxExt(Cell):
     """``log(softmax(x, dim))``; ``dim=None`` picks axis 0 for ranks 0, 1 and 3 and axis 1 otherwise.
 
@@ -335,7 +331,7 @@ class LogSoftmaxExt(Cell):
 
     def construct(self, x: Any) -> jax.Array:
         x = _arr(x)
-        dim = _implicit_softmax_dim(x.ndim) if self.dim is None else self.dim
+        dim = implicit_softmax_dim(x.ndim) if self.dim is None else self.dim
         return _F.log_softmax(x, dim)
 
 

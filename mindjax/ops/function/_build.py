@@ -128,6 +128,12 @@ def check_number(name: str, value: Any) -> float:
     return float(value)
 
 
+def implicit_softmax_dim(ndim: int) -> int:
+    """The axis PyTorch-style softmax (``mint``, the ``*Ext`` Cells) uses when ``dim`` is ``None``:
+    0 for ranks 0, 1 and 3, else 1."""
+    return 0 if ndim in (0, 1, 3) else 1
+
+
 def check_reduction(reduction: Any) -> str:
     """``reduction`` when it is 'none', 'mean' or 'sum'."""
     if reduction not in ("none", "mean", "sum"):
