@@ -377,7 +377,8 @@ class CompiledFunction:
         if self._ready == len(variables) and current_tracker() is None:
             values = self._pack_state(variables, [v._raw for v in variables])
             try:
-                out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
+                with _progress.dispatching():
+                    out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
             except _NewVariables as grow:
                 _add_new_variables(variables, self._ids, grow, self.where)
                 values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)
