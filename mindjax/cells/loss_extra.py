@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers._inputs import broadcast_pair
 from mindjax.cells.loss import LossBase
 from mindjax.common.tensor import Tensor
 from mindjax.common.tensor import as_array as _arr
@@ -52,6 +53,7 @@ class GaussianNLLLoss(LossBase):
         self.full, self.eps, self.reduction = full, float(eps), reduction
 
     def construct(self, logits: Any, labels: Any, var: Any) -> jax.Array:
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
         return _nn.gaussian_nll_loss(logits, labels, var, self.full, self.eps, self.reduction)
 
 
@@ -65,7 +67,8 @@ class PoissonNLLLoss(LossBase):
         self.log_input, self.full, self.eps = bool(log_input), bool(full), _float_arg("PoissonNLLLoss", "eps", eps)
 
     def construct(self, input: Any, target: Any) -> jax.Array:  # noqa: A002 - MindSpore's name
-        x, t = _arr(input), _arr(target).astype(_arr(input).dtype)
+        x, t = broadcast_pair(self._where(), ("input", "target"), input, target)
+        t = t.astype(x.dtype)
         loss = jnp.exp(x) - t * x if self.log_input else x - t * jnp.log(x + self.eps)
         if self.full:
             stirling = t * jnp.log(jnp.where(t > 0, t, 1)) - t + 0.5 * jnp.log(2 * math.pi * jnp.where(t > 0, t, 1))
@@ -81,6 +84,7 @@ class MarginRankingLoss(LossBase):
         self.margin, self.reduction = _float_arg("MarginRankingLoss", "margin", margin), reduction
 
     def construct(self, input1: Any, input2: Any, target: Any) -> jax.Array:
+        input1, input2 = broadcast_pair(self._where(), ("input1", "input2"), input1, input2)
         return _nn.margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
 
 
@@ -92,6 +96,7 @@ class HingeEmbeddingLoss(LossBase):
         self.margin, self.reduction = _float_arg("HingeEmbeddingLoss", "margin", margin), reduction
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
         return _nn.hinge_embedding_loss(logits, labels, self.margin, self.reduction)
 
 
@@ -103,6 +108,7 @@ class SoftMarginLoss(LossBase):
         self.reduction = reduction
 
     def construct(self, logits: Any, labels: Any) -> jax.Array:
+        logits, labels = broadcast_pair(self._where(), ("logits", "labels"), logits, labels)
         return _nn.soft_margin_loss(logits, labels, self.reduction)
 
 
@@ -129,6 +135,7 @@ class MultiLabelSoftMarginLoss(LossBase):
         self.weight, self.reduction = weight, reduction
 
     def construct(self, x: Any, target: Any) -> jax.Array:
+        x, target = broadcast_pair(self._where(), ("x", "target"), x, target)
         return _nn.multilabel_soft_margin_loss(x, target, self.weight, self.reduction)
 
 
@@ -175,6 +182,7 @@ class RMSELoss(LossBase):
         super().__init__()
 
     def construct(self, logits: Any, label: Any) -> jax.Array:
+        logits, label = broadcast_pair(self._where(), ("logits", "label"), logits, label)
         return jnp.sqrt(_nn.mse_loss_ext(logits, label, "mean"))
 
 
@@ -182,7 +190,7 @@ class MAELoss(LossBase):
     """Mean absolute error ``|logits - label|`` with ``reduction``."""
 
     def construct(self, logits: Any, label: Any) -> jax.Array:
-        x, y = _arr(logits), _arr(label)
+        x, y = broadcast_pair(self._where(), ("logits", "label"), logits, label)
         return self.get_loss(jnp.abs(x - y))
 
 

@@ -5,21 +5,46 @@ The compiled-call paths (``transforms.jit``, ``train._step``) call
 runs (``mindjax.communication``, :data:`TRACKING` set), each dispatch is
 remembered with one of its outputs until that output is ready: a dispatch
 that stays pending means this rank waits, usually in a collective, for
-another. Without the watchdog a dispatch costs one counter add.
+another. The call itself is wrapped in :func:`dispatching`: XLA may run a
+program on the calling thread (on CPU, small programs run inline), and then
+the call does not return while the collective waits. Without the watchdog a
+dispatch costs one counter add.
 """
 from __future__ import annotations
 
 import collections
+import contextlib
 import time
-from typing import Any
+from typing import Any, Iterator
 
-__all__ = ["DISPATCHES", "TRACKING", "PENDING", "dispatched", "oldest_pending"]
+__all__ = ["DISPATCHES", "TRACKING", "PENDING", "IN_DISPATCH", "dispatching", "dispatched", "oldest_pending"]
 
 # Lists and a deque, so that the watchdog thread sees the main thread's writes.
 DISPATCHES: list[int] = [0]
 TRACKING: list[bool] = [False]
 # (dispatch number, time.monotonic() after the dispatch, an output array of it)
 PENDING: collections.deque = collections.deque(maxlen=4096)
+# (dispatch number, time.monotonic() when the call began) while a dispatch call is under way, else None.
+IN_DISPATCH: list[tuple[int, float] | None] = [None]
+
+
+@contextlib.contextmanager
+def dispatching() -> Iterator[None]:
+    """Mark the block (one compiled program's dispatch call) as under way, for :func:`oldest_pending`.
+
+    A call that runs the program inline does not return until the program
+    ends; while it waits in a collective it counts as a pending dispatch.
+    (The first call of a program also compiles it: a compile longer than
+    the collective timeout counts as waiting too.)
+    """
+    if not TRACKING[0]:
+        yield
+        return
+    IN_DISPATCH[0] = (DISPATCHES[0] + 1, time.monotonic())
+    try:
+        yield
+    finally:
+        IN_DISPATCH[0] = None
 
 
 def dispatched(output: Any) -> None:
@@ -53,4 +78,4 @@ def oldest_pending() -> tuple[int, float] | None:
         if not ready:
             return number, at
         PENDING.popleft()
-    return None
+    return IN_DISPATCH[0]

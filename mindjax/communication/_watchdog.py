@@ -56,6 +56,30 @@ _PEER_LOST = re.compile(r"(?i)gloo|nccl|connection (closed|reset|refused)|broken
 _ACK_WAIT_S = 3.0
 
 
+# The guard running in this process (at most one: init starts it, release and the exit finish it).
+_RUNNING: list["Guard"] = []
+
+
+def program_exited(code: Any) -> None:
+    """The main program ended with ``SystemExit(code)``; ``mindjax-run``'s worker wrapper calls this.
+
+    A non-zero code is this rank's failure: it is published at once, so the
+    other ranks stop naming it, instead of this process waiting in
+    ``jax.distributed.shutdown``'s barrier until it is aborted (and blamed on
+    a signal) while the others wait the collective timeout for it. A zero
+    code is a normal end and changes nothing.
+    """
+    if code is None or code == 0 or not _RUNNING:
+        return
+    guard = _RUNNING[-1]
+    if isinstance(code, int):
+        reason = f"exited with code {code} (sys.exit)"
+    else:
+        print(code, file=sys.stderr, flush=True)  # what the interpreter would print for sys.exit("message")
+        reason = f"exited: {str(code)[:300]} (sys.exit)"
+    guard.fail(guard.rank, reason)
+
+
 def report_path(rank: int) -> str | None:
     """Where rank ``rank`` writes its stop report (``MINDJAX_REPORT_DIR``), or None."""
     folder = os.environ.get("MINDJAX_REPORT_DIR")
@@ -130,6 +154,7 @@ class Guard:
         sys.excepthook = self._excepthook
         # atexit runs last-registered first: this runs before jax's own shutdown.
         atexit.register(self.finish)
+        _RUNNING.append(self)
         self._publish("busy")
         self._thread.start()
 
@@ -138,6 +163,8 @@ class Guard:
         if self._stop.is_set():
             return
         self._stop.set()
+        if self in _RUNNING:
+            _RUNNING.remove(self)
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout=2 * self.interval + 1)
         try:
@@ -214,6 +241,14 @@ class Guard:
                 self.fail(lost[0], f"was lost{also} (its process ended or stopped answering; rank {self.rank}'s "
                                    f"collective failed: {_short(exc)})", then=lambda: hook(exc_type, exc, tb))
                 return
+            absent = self._absent_ranks()
+            if absent and self._failure_of_others() is None:
+                # Every peer still beats, but one never came to the collective (gloo's own timeout fired
+                # before the collective timeout): that rank is the news, not this one's error.
+                r, what = absent[0]
+                self.fail(r, f"{what}: rank {self.rank}'s collective gave up waiting for it ({_short(exc)})",
+                          then=lambda: hook(exc_type, exc, tb))
+                return
         earlier = self._failure_of_others()
         if earlier is not None:
             # Most likely a consequence (a collective whose peer is gone): the first failure is the news.
@@ -222,6 +257,17 @@ class Guard:
             return
         hook(exc_type, exc, tb)
         self.fail(self.rank, f"raised {_short(exc)}")
+
+    def _absent_ranks(self) -> list[tuple[int, str]]:
+        """The other ranks that are not inside a compiled program (stuck in Python, or finished), with what
+        they are doing, as ``[(rank, 'is stuck' | 'has finished')]``."""
+        try:
+            keys = dict(self.client.key_value_dir_get(f"{_KEYS}state/"))
+        except Exception:
+            return []
+        states = {r: keys.get(f"{_KEYS}state/{r}", "absent") for r in range(self.size) if r != self.rank}
+        return [(r, "has finished" if state == "done" else "has not joined" if state == "absent" else "is stuck")
+                for r, state in sorted(states.items()) if not state.startswith("wait")]
 
     def _lost_ranks(self) -> list[int]:
         """The ranks whose watchdog stopped beating: read the beats, wait 2.5 polls, read again."""

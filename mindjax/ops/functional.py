@@ -780,6 +780,9 @@ def gather_elements(input: Any, dim: int, index: Any) -> jax.Array:
 
     Returns:
         array of ``index``'s shape.
+
+    Raises:
+        IndexValueError: an index outside ``[-N, N)`` on ``dim`` (in compiled code, when the call returns).
     """
     x, idx = _arr(input), _arr(index)
     if idx.ndim != x.ndim:
@@ -796,6 +799,7 @@ def _gather_along_dim(op: str, x: Any, axis: int, idx: Any) -> Any:
         if d != axis and want > have:
             raise ValueError(f"For '{op}', 'index' shape {tuple(idx.shape)} must not exceed the input shape "
                              f"{tuple(x.shape)} on dims other than {axis}")
+    _check_index_range(op, "index", idx, -x.shape[axis], x.shape[axis])
     cut = tuple(_builtin_slice(None) if d == axis else _builtin_slice(0, n) for d, n in enumerate(idx.shape))
     return jnp.take_along_axis(x[cut], idx, axis=axis)
 
@@ -811,11 +815,17 @@ def gather_nd(input_x: Any, indices: Any) -> jax.Array:
 
     Returns:
         array of shape ``indices.shape[:-1] + input_x.shape[indices.shape[-1]:]``.
+
+    Raises:
+        IndexValueError: ``indices[..., k]`` outside ``[0, input_x.shape[k])`` (MindSpore's CPU kernel
+            rejects negative indices too; in compiled code, when the call returns).
     """
     x, idx = _arr(input_x), _arr(indices)
     if idx.ndim == 0 or idx.shape[-1] > x.ndim:
         raise ValueError(f"'indices' last dimension must be at most the rank of input ({x.ndim}), "
                          f"got indices shape {idx.shape}")
+    for k in range(idx.shape[-1]):
+        _check_index_range("gather_nd", f"indices[..., {k}]", idx[..., k], 0, x.shape[k])
     return x[tuple(jnp.moveaxis(idx, -1, 0))]
 
 

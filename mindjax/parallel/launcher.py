@@ -31,6 +31,7 @@ bad command line or a busy master port.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import re
@@ -51,6 +52,28 @@ _NATIVE_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+\S+:\d+\]")
 _STOP_LINE = re.compile(r"^mindjax: rank \d+ stops: ")
 _NATIVE_TRACE = re.compile(r"^(\[Gloo\] |\*\*\* (Check failure stack trace|SIGABRT|SIGSEGV|Aborted)|\s+@\s+0x[0-9a-f]+|"
                            r"PC: @|\s*\[type\.googleapis\.com/|RPC: /xla\.)")
+
+
+# How a worker runs the script: as ``python script args`` would (``__main__``, ``sys.argv``, the script's
+# folder first on ``sys.path``), importing nothing before it, and telling the job's watchdog when the
+# script ends with ``sys.exit(code)``: a non-zero code then stops the job naming the code at once.
+_WORKER_MAIN = (
+    "import os, runpy, sys\n"
+    "sys.argv = sys.argv[1:]\n"
+    "sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))\n"
+    "try:\n"
+    "    runpy.run_path(sys.argv[0], run_name='__main__')\n"
+    "except SystemExit as exc:\n"
+    "    watchdog = sys.modules.get('mindjax.communication._watchdog')\n"
+    "    if watchdog is not None:\n"
+    "        watchdog.program_exited(exc.code)\n"
+    "    raise\n"
+    "except BaseException as exc:\n"  # the traceback starts at the script, not in runpy
+    "    tb = exc.__traceback__\n"
+    "    while tb is not None and tb.tb_frame.f_code.co_filename != sys.argv[0]:\n"
+    "        tb = tb.tb_next\n"
+    "    raise exc.with_traceback(tb or exc.__traceback__)\n"
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,6 +119,7 @@ class _Worker:
         self.ended_at: float | None = None  # time.time() when it exited
         self.last_line = ""
         self.stop_line = ""
+        self.tail: collections.deque = collections.deque(maxlen=200)  # its last lines, native logs included
         self.threads: list[threading.Thread] = []
 
 
@@ -113,6 +137,7 @@ class _Job:
             worker.log.write(line)
             worker.log.flush()
             text = line.decode(errors="replace").rstrip()
+            worker.tail.append(text)
             if _NATIVE_LOG.match(text):
                 native = True
             elif text and not text[0].isspace() and not _NATIVE_TRACE.match(text):
@@ -170,6 +195,22 @@ def _exit_reason(code: int) -> str:
     return f"exited with code {code}"
 
 
+_UNHEALTHY = re.compile(r"tasks are unhealthy \(stopped sending heartbeats\):\s*\n((?:.*\n?)*?)(?:The tasks have|$)")
+
+
+def _unhealthy_ranks(worker: _Worker) -> list[int]:
+    """The ranks the coordination service said stopped sending heartbeats, when it aborted ``worker``.
+
+    XLA's client ends a process with SIGABRT when another task is lost; the
+    lost task, not the aborted one, is then the failure to name.
+    """
+    found = _UNHEALTHY.search("\n".join(worker.tail))
+    if found is None:
+        return []
+    ranks = re.findall(r"task:(\d+)", found.group(1)) or re.findall(r"\b(\d+)\b", found.group(1))
+    return sorted({int(r) for r in ranks} - {worker.rank})
+
+
 def _read_report(log_dir: str, rank: int) -> dict[str, Any] | None:
     try:
         with open(os.path.join(log_dir, f"worker_{rank}.report.json")) as f:
@@ -200,6 +241,13 @@ def _first_failure(workers: Sequence[_Worker], log_dir: str, stopped_at: float) 
                 reason += f" (reported by rank {w.rank})"
             events.append((float(report.get("time", 0.0)), culprit, reason))
         elif w.proc.returncode not in (None, 0) and w.ended_at is not None and w.ended_at <= stopped_at:
+            lost = _unhealthy_ranks(w)
+            if lost:
+                also = "" if len(lost) == 1 else f", as were ranks {', '.join(map(str, lost[1:]))}"
+                events.append((w.ended_at, lost[0], f"was lost{also} (it stopped sending heartbeats; the "
+                                                    f"coordination service then ended rank {w.rank}, which "
+                                                    f"{_exit_reason(w.proc.returncode)})"))
+                continue
             last = f"; its last output: {w.last_line[:200]!r}" if w.last_line else ""
             events.append((w.ended_at, w.rank, f"{_exit_reason(w.proc.returncode)}{last}"))
     if not events:
@@ -279,7 +327,7 @@ def launch(worker_num: int, local_worker_num: int, master_addr: str, master_port
                    MINDJAX_COLLECTIVE_TIMEOUT=f"{collective_timeout:g}", MINDJAX_REPORT_DIR=log_dir,
                    PYTHONUNBUFFERED="1")
         # No thread of ours runs yet: preexec_fn is safe.
-        proc = subprocess.Popen([sys.executable, script, *args], env=env, stdout=subprocess.PIPE,
+        proc = subprocess.Popen([sys.executable, "-c", _WORKER_MAIN, script, *args], env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent)
         workers.append(_Worker(rank, proc, open(os.path.join(log_dir, f"worker_{rank}.log"), "wb")))
     for w in workers:

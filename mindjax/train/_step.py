@@ -206,7 +206,8 @@ class StepProgram:
         def attempt() -> tuple[list[Variable], Any]:
             variables = list(self.variables)
             values, placed = self._prepare(batch, dim)
-            return variables, jitted(values, placed)
+            with _progress.dispatching():
+                return variables, jitted(values, placed)
 
         variables, (out, new) = run_growing_state(attempt, self.variables, self._ids, self.cell._where())
         _progress.dispatched(out[1][0])  # the loss-is-finite flag: never donated

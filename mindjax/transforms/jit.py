@@ -385,7 +385,8 @@ class CompiledFunction:
             # or the program would see None and reuse the key it was traced with.
             values = self._pack_state(variables, [v._value if v._raw is None else v._raw for v in variables])
             try:
-                out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
+                with _progress.dispatching():
+                    out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
             except _NewVariables as grow:
                 _add_new_variables(variables, self._ids, grow, self.where)
                 values, (out, new, new_inputs) = self._grow_and_run(dynamic, key)

@@ -77,16 +77,28 @@ def test_loss_given_a_non_tensor_names_the_argument():
         nn.SoftmaxCrossEntropyWithLogits()(_t((2, 3)), "abc")
 
 
-@pytest.mark.parametrize("make, cls", [
-    (lambda eps: nn.BatchNorm2d(3, eps=eps), "BatchNorm2d"),
-    (lambda eps: nn.BatchNorm1d(3, eps=eps), "BatchNorm1d"),
-    (lambda eps: nn.GroupNorm(1, 3, eps=eps), "GroupNorm"),
-    (lambda eps: nn.LayerNorm((3,), epsilon=eps), "LayerNorm"),
+@pytest.mark.parametrize("make, cls, arg", [
+    (lambda eps: nn.BatchNorm2d(3, eps=eps), "BatchNorm2d", "eps"),
+    (lambda eps: nn.BatchNorm1d(3, eps=eps), "BatchNorm1d", "eps"),
+    (lambda eps: nn.BatchNorm3d(3, eps=eps), "BatchNorm3d", "eps"),
+    (lambda eps: nn.InstanceNorm2d(3, eps=eps), "InstanceNorm2d", "eps"),
+    (lambda eps: nn.GroupNorm(1, 3, eps=eps), "GroupNorm", "eps"),
+    (lambda eps: nn.LayerNorm((3,), epsilon=eps), "LayerNorm", "epsilon"),
 ])
 @pytest.mark.parametrize("eps", [-1.0, 0.0, float("nan")])
-def test_normalization_rejects_a_non_positive_eps(make, cls, eps):
-    with pytest.raises(ValueError, match=rf"For '{cls}', 'eps' must be a positive number"):
+def test_normalization_rejects_a_non_positive_eps(make, cls, arg, eps):
+    with pytest.raises(ValueError, match=rf"For '{cls}', '{arg}' must be a positive number"):
         make(eps)
+
+
+@pytest.mark.parametrize("make, cls", [(lambda m: nn.BatchNorm2d(3, momentum=m), "BatchNorm2d"),
+                                       (lambda m: nn.BatchNorm3d(3, momentum=m), "BatchNorm3d"),
+                                       (lambda m: nn.InstanceNorm2d(3, momentum=m), "InstanceNorm2d")])
+@pytest.mark.parametrize("momentum", [-0.1, 1.5])
+def test_normalization_rejects_a_momentum_outside_0_1_naming_the_cell(make, cls, momentum):
+    with pytest.raises(ValueError, match=rf"For '{cls}', 'momentum' must be a (number|float) in \[0, 1\], "
+                                         rf"got {momentum}"):
+        make(momentum)
 
 
 @pytest.mark.parametrize("make, shape", [
@@ -109,3 +121,45 @@ def test_batchnorm_on_an_empty_batch_is_an_error_not_nan():
     with pytest.raises(ValueError, match=r"For 'BatchNorm2d', the input 'x' has an empty batch or spatial "
                                          r"dimension \(axis 0\)"):
         bn(_t((0, 3, 2, 2)))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.bool_, np.complex64])
+@pytest.mark.parametrize("make, shape, arg", [
+    (lambda: nn.LayerNorm((3,)), (2, 3), "x"),
+    (lambda: nn.GroupNorm(1, 3), (2, 3, 2), "x"),
+    (lambda: nn.InstanceNorm2d(3), (1, 3, 2, 2), "x"),
+    (lambda: nn.BatchNorm3d(3), (1, 3, 2, 2, 2), "x"),
+    (lambda: nn.Softmax(), (2, 3), "input"),
+    (lambda: nn.LogSoftmax(), (2, 3), "x"),
+])
+def test_normalization_and_softmax_reject_non_float_inputs_as_mindspore(mode, make, shape, arg, dtype):
+    cell = make()
+    with pytest.raises(TypeError, match=rf"For '{type(cell).__name__}', the input '{arg}' {FLOATS}, "
+                                        rf"got {np.dtype(dtype).name}"):
+        cell(_t(shape, dtype))
+
+
+@pytest.mark.parametrize("bad, shown", [("abc", "str 'abc'"), ([1.0, 2.0], "list"), (None, "None"),
+                                        ({"x": 1}, "dict")])
+@pytest.mark.parametrize("make", [lambda: nn.LayerNorm((3,)), lambda: nn.GroupNorm(1, 3),
+                                  lambda: nn.BatchNorm3d(3), lambda: nn.InstanceNorm2d(3)])
+def test_normalization_given_a_non_tensor_names_the_type(mode, make, bad, shown):
+    cell = make()
+    with pytest.raises(TypeError, match=rf"For '{type(cell).__name__}', the input 'x' must be a Tensor, "
+                                        rf"got {shown}"):
+        cell(bad)
+
+
+@pytest.mark.parametrize("make, names", [
+    (lambda: nn.SoftMarginLoss(), ("logits", "labels")),
+    (lambda: nn.MAELoss(), ("logits", "label")),
+    (lambda: nn.RMSELoss(), ("logits", "label")),
+    (lambda: nn.HingeEmbeddingLoss(), ("logits", "labels")),
+    (lambda: nn.PoissonNLLLoss(), ("input", "target")),
+    (lambda: nn.MultiLabelSoftMarginLoss(), ("x", "target")),
+])
+def test_more_losses_name_the_cell_in_shape_mismatches(mode, make, names):
+    loss = make()
+    with pytest.raises(ValueError, match=rf"For '{type(loss).__name__}', '{names[0]}' and '{names[1]}' must have "
+                                         rf"the same shape or shapes that broadcast, got \(4, 3\) and \(3, 4\)"):
+        loss(_t((4, 3)) * 0.5, _t((3, 4)) * 0.5)

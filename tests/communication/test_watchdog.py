@@ -147,3 +147,50 @@ def test_reports_are_written_atomically_where_the_launcher_reads_them(tmp_path, 
     report = json.loads((tmp_path / "worker_3.report.json").read_text())
     assert (report["rank"], report["culprit"], report["reason"]) == (3, 1, "is stuck: rank 3 waited 5 s")
     assert [p.name for p in tmp_path.iterdir()] == ["worker_3.report.json"]
+
+
+def test_a_dispatch_call_that_has_not_returned_counts_as_waiting(pending, monkeypatch):
+    # XLA runs small CPU programs on the calling thread: the call itself waits in the collective.
+    monkeypatch.setattr(progress, "TRACKING", [True])
+    monkeypatch.setattr(progress, "IN_DISPATCH", [None])
+    with progress.dispatching():
+        number, began = progress.oldest_pending()
+        assert number == progress.DISPATCHES[0] + 1
+    assert progress.oldest_pending() is None
+
+
+def test_a_rank_inside_a_dispatch_call_blames_the_rank_stuck_in_python(pending, monkeypatch):
+    store = Store()
+    store.keys.update({"mindjax/state/1": "busy", "mindjax/beat/1": "1"})
+    monkeypatch.setattr(progress, "IN_DISPATCH", [(7, 100.0)])
+    guard = _guard(store)
+    assert not _poll(guard, 100.5)
+    store.keys["mindjax/beat/1"] = "2"          # alive: its watchdog still beats
+    assert _poll(guard, 110.0)
+    assert guard.stopped[0] == 1
+    assert guard.stopped[1] == "is stuck: rank 0 waited 10 s for it in compiled step 7 (collective timeout)"
+
+
+def test_a_gloo_timeout_with_every_peer_alive_blames_the_peer_that_never_came(pending, monkeypatch):
+    store = Store()
+    store.keys.update({"mindjax/state/0": "wait 1", "mindjax/state/1": "busy", "mindjax/beat/1": "4"})
+    guard = _guard(store, rank=0)
+    monkeypatch.setattr(guard, "_lost_ranks", lambda: [])
+    monkeypatch.setattr(_watchdog.sys, "__excepthook__", lambda *a: None)
+    error = RuntimeError("UNKNOWN: Gloo context initialization failed: DEADLINE_EXCEEDED: GetKeyValue() timed out")
+    with pytest.raises(Stopped):
+        guard._excepthook(RuntimeError, error, None)
+    culprit, reason, _ = guard.stopped
+    assert culprit == 1
+    assert reason.startswith("is stuck: rank 0's collective gave up waiting for it (RuntimeError: UNKNOWN: Gloo")
+
+
+def test_a_non_zero_sys_exit_is_this_ranks_failure_and_zero_is_a_normal_end(monkeypatch):
+    guard = _guard(Store(), rank=1)
+    monkeypatch.setattr(_watchdog, "_RUNNING", [guard])
+    _watchdog.program_exited(0)
+    _watchdog.program_exited(None)
+    assert not hasattr(guard, "stopped")
+    with pytest.raises(Stopped):
+        _watchdog.program_exited(3)
+    assert guard.stopped == (1, "exited with code 3 (sys.exit)", False)

@@ -93,3 +93,37 @@ def test_plain_jax_jit_reports_the_bad_index_through_a_host_callback():
     np.testing.assert_array_equal(np.asarray(f(np.array([1, 2], np.int32))), [1.0, 2.0])
     with pytest.raises(Exception, match=r"For 'gather', the value of 'input_indices' must be in \[-4, 4\), but got 9"):
         jax.block_until_ready(f(np.array([1, 9], np.int32)))
+
+
+class _GatherCell(nn.Cell):
+    def __init__(self, how):
+        super().__init__()
+        self.how = how
+
+    def construct(self, x, idx):
+        if self.how == "elements":
+            return ops.gather_elements(x, 1, idx)
+        return ops.gather_nd(x, idx)
+
+
+def test_gather_elements_rejects_indices_outside_dim_in_a_cell_in_both_modes(mode):
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    cell = _GatherCell("elements")
+    with pytest.raises(IndexValueError, match=r"For 'gather_elements', the value of 'index' must be in \[-3, 3\), "
+                                              r"but got 3 \(at position \(0, 1\)\)"):
+        cell(x, ms.Tensor(np.array([[0, 3, 0], [0, 0, 0]], np.int32)))
+    with pytest.raises(IndexValueError, match=r"For 'gather_elements', the value of 'index' must be in \[-3, 3\), but got -4"):
+        ops.GatherD()(x, 1, ms.Tensor(np.array([[-4, 0, 0], [0, 0, 0]], np.int32)))
+    out = cell(x, ms.Tensor(np.array([[-1, 0, 0], [0, 0, 0]], np.int32)))  # negative indices wrap, as MindSpore
+    np.testing.assert_array_equal(out.asnumpy(), [[2.0, 0.0, 0.0], [3.0, 3.0, 3.0]])
+
+
+def test_gather_nd_rejects_indices_outside_the_input_in_a_cell_in_both_modes(mode):
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    cell = _GatherCell("nd")
+    with pytest.raises(IndexValueError, match=r"For 'gather_nd', the value of 'indices\[\.\.\., 1\]' must be in "
+                                              r"\[0, 3\), but got 3 \(at position \(1,\)\)"):
+        cell(x, ms.Tensor(np.array([[0, 1], [1, 3]], np.int32)))
+    with pytest.raises(IndexValueError, match=r"'indices\[\.\.\., 0\]' must be in \[0, 2\), but got -1"):
+        cell(x, ms.Tensor(np.array([[-1, 0]], np.int32)))  # MindSpore's kernel rejects negatives too
+    np.testing.assert_array_equal(cell(x, ms.Tensor(np.array([[1, 2]], np.int32))).asnumpy(), [5.0])

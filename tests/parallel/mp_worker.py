@@ -5,6 +5,7 @@ every global batch; saves its parameters and step losses to ``OUT_DIR/rank<N>.np
 ``loop``: trains step after step forever (until a peer is lost).
 ``raise``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) raises after its first step.
 ``stuck``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) waits forever in Python after its first step.
+``exit``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) calls ``sys.exit(3)`` after its first step.
 """
 import os
 import sys
@@ -49,6 +50,8 @@ def main():
         raise RuntimeError(f"rank {rank} fails on purpose")
     if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "stuck":
         threading.Event().wait()  # alive, never returns, never joins the next step
+    if rank == int(os.environ.get("MP_FAILING_RANK", "1")) and sys.argv[1] == "exit":
+        sys.exit(3)
     while True:
         model.train(1, local)
 

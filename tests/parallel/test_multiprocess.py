@@ -44,8 +44,8 @@ def _launcher(*args, workers=2, local=2, node=0, port=None, timeout=10):
             "--collective_timeout", str(timeout), *args]
 
 
-def _start(cmd):
-    return subprocess.Popen(cmd, env=_env(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+def _start(cmd, **env):
+    return subprocess.Popen(cmd, env=dict(_env(), **env), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 
 
@@ -166,6 +166,28 @@ def test_a_stuck_rank_ends_the_job_after_the_collective_timeout_naming_it(tmp_pa
     assert re.search(r"worker rank 1 is stuck: rank 0 waited 5 s for it in compiled step \d+ "
                      r"\(collective timeout\)", summary), summary
     assert "mp_worker.py:" in summary          # where rank 1 was
+    _quiet_console(out, err)
+
+
+def test_a_stuck_coordinator_rank_is_named_as_the_others_are(tmp_path):
+    # Rank 0 hosts the coordination service; the waiting rank 1 runs its small step inline, in the dispatch call.
+    proc = _start(_launcher("--log_dir", str(tmp_path), WORKER, "stuck", timeout=5), MP_FAILING_RANK="0")
+    _wait_for(proc, r"ready rank 0")
+    stuck = time.monotonic()
+    out, err = _finish(proc)
+    assert time.monotonic() - stuck < 5 + STOP_S
+    assert proc.returncode == 1
+    assert re.search(r"worker rank 0 is stuck: rank 1 waited 5 s for it in compiled step \d+", _summary(err)), err
+
+
+def test_a_rank_ending_with_sys_exit_code_is_named_with_its_code_at_once(tmp_path):
+    proc = _start(_launcher("--log_dir", str(tmp_path), WORKER, "exit"))
+    _wait_for(proc, r"ready rank 1")
+    exited = time.monotonic()
+    out, err = _finish(proc)
+    assert time.monotonic() - exited < STOP_S
+    assert proc.returncode == 1
+    assert _summary(err).startswith("mindjax-run: worker rank 1 exited with code 3 (sys.exit);"), err
     _quiet_console(out, err)
 
 

@@ -70,6 +70,25 @@ def test_model_checkpoint_start_removes_temporaries_of_killed_saves_of_its_prefi
     assert live.exists() and other_prefix.exists() and other_host.exists()
 
 
+def test_restart_under_a_renamed_prefix_still_removes_the_killed_runs_temporaries(tmp_path):
+    # The killed run left mlp-1_3.ckpt complete and the temporary of mlp-1_4.ckpt; the restart writes as
+    # mlp_1 (MindSpore's renaming) but the temporary belongs to a run given the same prefix.
+    (tmp_path / "mlp-1_3.ckpt").write_bytes(b"complete")
+    dead = _dead_pid()
+    stale = tmp_path / f".mlp-1_4.ckpt.{_host()}-{dead}.abc123.tmp"
+    stale_renamed = tmp_path / f".mlp_1-1_2.ckpt.{_host()}-{dead}.abc123.tmp"
+    other = tmp_path / f".mlpx-1_1.ckpt.{_host()}-{dead}.abc123.tmp"
+    for path in (stale, stale_renamed, other):
+        path.write_bytes(b"\0" * 64)
+    model, _, _ = make_model()
+    config = CheckpointConfig(save_checkpoint_steps=100)
+    callback = ModelCheckpoint("mlp", str(tmp_path), config)
+    model.train(1, classification_batches(n_batches=1), callbacks=callback)
+    assert os.path.basename(callback.latest_ckpt_file_name).startswith("mlp_")
+    assert not stale.exists() and not stale_renamed.exists()
+    assert other.exists() and (tmp_path / "mlp-1_3.ckpt").exists()
+
+
 def test_model_checkpoint_start_finishes_a_sharded_swap_a_killed_run_left(tmp_path, monkeypatch):
     model, net, _ = make_model()
     path = str(tmp_path / "mlp-1_1.ckpt")

@@ -180,3 +180,26 @@ def test_model_checkpoint_writes_a_crc_by_default(tmp_path, format):
     model.train(1, classification_batches(n_batches=1), callbacks=ModelCheckpoint("m", str(tmp_path), config))
     path = tmp_path / f"m-1_1.{format}"
     assert "fc1.weight" in load_checkpoint(str(path), crc_check=True, format=format)
+
+
+def test_safetensors_entries_sharing_bytes_are_an_error(tmp_path):
+    path = tmp_path / "overlap.safetensors"
+    _safetensors(path, {"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                        "b": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}}, b"\0" * 8)
+    with pytest.raises(CheckpointFormatError, match=r"overlap.safetensors: 'a' and 'b' overlap in the data"):
+        load_checkpoint(str(path), format="safetensors")
+
+
+def test_safetensors_empty_tensors_at_one_offset_still_load(tmp_path):
+    path = tmp_path / "empty.safetensors"
+    _safetensors(path, {"a": {"dtype": "F32", "shape": [0], "data_offsets": [0, 0]},
+                        "b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}, b"\0" * 4)
+    assert load_checkpoint(str(path), format="safetensors")["a"].shape == (0,)
+
+
+@pytest.mark.parametrize("format", ["ckpt", "safetensors"])
+def test_save_into_a_missing_folder_names_the_folder(tmp_path, format):
+    target = tmp_path / "missing" / f"net.{format}"
+    with pytest.raises(FileNotFoundError, match=f"the folder {tmp_path / 'missing'} does not exist"):
+        save_checkpoint(_net(), str(target), format=format)
+    assert not (tmp_path / "missing").exists()

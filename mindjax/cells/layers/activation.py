@@ -24,6 +24,7 @@ import numpy as np
 from mindjax.common.precision import run_as
 from mindjax.common.tensor import Tensor
 from mindjax.cells.cell import Cell
+from mindjax.cells.layers._inputs import float_input
 from mindjax.cells.parameter import Parameter
 from mindjax.common.tensor import as_array as _arr
 from mindjax.ops import functional as _F
@@ -131,7 +132,7 @@ class Softmax(Cell):
         self.softmax = _prim.Softmax(axis)
 
     def construct(self, input: Any) -> jax.Array:  # noqa: A002
-        return run_as("Softmax", jax.nn.softmax, _arr(input), axis=self.axis)  # MindSpore's Softmax Primitive
+        return run_as("Softmax", jax.nn.softmax, float_input(self._where(), "input", input), axis=self.axis)  # MindSpore's Softmax Primitive
 
 
 class Softmin(Cell):
@@ -168,7 +169,7 @@ class LogSoftmax(Cell):
         self.log_softmax = _prim.LogSoftmax(axis)
 
     def construct(self, x: Any) -> jax.Array:
-        return run_as("LogSoftmax", jax.nn.log_softmax, _arr(x), axis=self.axis)  # MindSpore's LogSoftmax
+        return run_as("LogSoftmax", jax.nn.log_softmax, float_input(self._where(), "x", x), axis=self.axis)  # MindSpore's LogSoftmax
 
 
 class LeakyReLU(Cell):

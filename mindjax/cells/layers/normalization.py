@@ -47,9 +47,9 @@ def _moments(x: Any, axes: tuple[int, ...]) -> tuple[Any, Any]:
     return mean, var
 
 
-def _check_eps(owner: str, eps: Any) -> None:
+def _check_eps(owner: str, eps: Any, arg: str = "eps") -> None:
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not eps > 0 or eps != eps:
-        raise ValueError(f"For '{owner}', 'eps' must be a positive number (it keeps the variance away from 0), "
+        raise ValueError(f"For '{owner}', '{arg}' must be a positive number (it keeps the variance away from 0), "
                          f"got {eps!r}")
 
 
@@ -200,12 +200,15 @@ class BatchNorm3d(Cell):
                  moving_mean_init: Any = "zeros", moving_var_init: Any = "ones",
                  use_batch_statistics: bool | None = None, dtype: Any = jnp.float32) -> None:
         super().__init__()
-        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init,
-                                moving_mean_init, moving_var_init, use_batch_statistics, "NCHW",
-                                dtype)
+        try:
+            self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init,
+                                    moving_mean_init, moving_var_init, use_batch_statistics, "NCHW",
+                                    dtype)
+        except (TypeError, ValueError) as exc:  # the arguments are BatchNorm3d's: name it, not its inner Cell
+            raise type(exc)(str(exc).replace("For 'BatchNorm2d'", "For 'BatchNorm3d'", 1)) from None
 
     def construct(self, x: Any) -> Any:
-        shape = tuple(getattr(x, "shape", ()))
+        shape = tuple(float_input(self._where(), "x", x).shape)
         if len(shape) != 5:
             raise ValueError(f"{self._where()}, expected input of rank 5 (N, C, D, H, W), got shape {shape}")
         out = self.bn2d(x.reshape(shape[0], shape[1], shape[2] * shape[3], shape[4]))
@@ -248,7 +251,7 @@ class LayerNorm(Cell):
         self.normalized_shape = normalized_shape
         self.begin_norm_axis = begin_norm_axis
         self.begin_params_axis = begin_params_axis
-        _check_eps(name, epsilon)
+        _check_eps(name, epsilon, "epsilon")
         self.epsilon = epsilon
         dtype = to_jax_dtype(dtype)
         self.gamma = Parameter(initializer(gamma_init, normalized_shape, dtype), name="gamma")
@@ -264,6 +267,7 @@ class LayerNorm(Cell):
                 f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, beta={self.beta}")
 
     def construct(self, x: Any) -> Any:
+        float_input(self._where(), "x", x)
         return run_as("LayerNorm", self._normalize, x)  # MindSpore's LayerNorm Primitive, for mixed precision
 
     def _normalize(self, x: Any) -> Any:
@@ -323,6 +327,7 @@ class GroupNorm(Cell):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
 
     def construct(self, x: Any) -> Any:
+        float_input(self._where(), "x", x)
         return run_as("GroupNorm", self._normalize, x)  # MindSpore's GroupNorm Primitive, for mixed precision
 
     def _normalize(self, x: Any) -> Any:
@@ -377,7 +382,7 @@ class _InstanceNorm(Cell):
                 f"moving_variance={self.moving_variance}")
 
     def construct(self, x: Any) -> Any:
-        shape = tuple(getattr(x, "shape", ()))
+        shape = tuple(float_input(self._where(), "x", x).shape)
         if len(shape) != self._rank or shape[1] != self.num_features:
             spatial = ", ".join(["..."] * (self._rank - 2))
             raise ValueError(f"{self._where()}, expected input of shape (N, {self.num_features}, "

@@ -143,6 +143,17 @@ def _remove_stale(directory: str, prefix: str) -> None:
     remove_stale_sharded(directory, prefix)
 
 
+def _prefix_family(directory: str, prefix: str) -> list[str]:
+    """``<prefix>-`` and every ``<prefix>_<n>-`` found in ``directory``: the file prefixes runs given ``prefix``
+    have used there (a restart in a folder that already has ``prefix``'s files writes as ``<prefix>_1`` ...)."""
+    family = re.compile(r"^\.?(" + re.escape(prefix) + r"(?:_\d+)?-)")
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        names = []
+    return sorted({f"{prefix}-"} | {m.group(1) for m in map(family.match, names) if m is not None})
+
+
 def _remove(path: str) -> None:
     """Delete a checkpoint: a file, or the folder a sharded (``integrated_save=False``) save wrote."""
     if os.path.isdir(path):
@@ -183,6 +194,7 @@ class ModelCheckpoint(Callback):
             raise ValueError(f"For 'ModelCheckpoint', 'directory' must be a str, a callable or None, "
                              f"got {directory!r}")
         os.makedirs(self._directory, exist_ok=True)
+        self._given_prefix = "CKP" if callable(prefix) else prefix
         self._prefix = "CKP" if callable(prefix) else self._unique_prefix(self._directory, prefix)
         self._last_triggered_step = 0
         self._last_time = time.time()
@@ -212,9 +224,15 @@ class ModelCheckpoint(Callback):
         return self._prefix if self._prefix_func is not None else f"{self._prefix}-"
 
     def begin(self, run_context: RunContext) -> None:
-        """Remove temporaries that killed saves of this prefix left in the folder."""
+        """Remove temporaries that killed saves of this prefix left in the folder.
+
+        Earlier runs given the same prefix count too: a run killed while
+        writing ``CKP-1_4.ckpt`` makes the restart write ``CKP_1-...``, and
+        the killed run's temporary would otherwise stay for good.
+        """
         if self._prefix_func is None and self._directory_func is None:
-            _remove_stale(self._directory, self._file_prefix())
+            for file_prefix in _prefix_family(self._directory, self._given_prefix):
+                _remove_stale(self._directory, file_prefix)
 
     def step_end(self, run_context: RunContext) -> None:
         """Save when the step or time policy says so."""

@@ -114,6 +114,9 @@ def atomic_write(path: str) -> Iterator[BinaryIO]:
     """
     path = os.path.abspath(path)
     directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"Cannot write {path}: the folder {directory} does not exist"
+                                + (" (it is a file)" if os.path.exists(directory) else ""))
     remove_stale_temporaries(directory, os.path.basename(path) + ".")
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{writer_tag()}.", suffix=".tmp", dir=directory)
     _ACTIVE.add(tmp)

@@ -142,6 +142,16 @@ def _tensor(path: str, name: str, info: Any, buffer: memoryview) -> np.ndarray:
     return np.frombuffer(buffer[begin:end], dtype).reshape(shape)
 
 
+def _check_disjoint(path: str, header: dict[str, Any]) -> None:
+    """No two tensors share bytes (as the safetensors format requires): a header whose offsets overlap is damaged."""
+    spans = sorted((info["data_offsets"][0], info["data_offsets"][1], name) for name, info in header.items()
+                   if info["data_offsets"][0] != info["data_offsets"][1])
+    for (_, end, first), (begin, _, second) in zip(spans, spans[1:]):
+        if begin < end:
+            raise _fail(path, f"'{first}' and '{second}' overlap in the data (bytes {begin} to {end}); the header "
+                              f"is corrupted")
+
+
 def read_safetensors(path: str, crc_check: bool | None = None,
                      choose: Callable[[str], bool] | None = None, shown: str | None = None) -> dict[str, Any]:
     """Read a safetensors file into ``{name: numpy array | str}``.
@@ -170,6 +180,7 @@ def read_safetensors(path: str, crc_check: bool | None = None,
     header, metadata, start = _header(path, raw)
     buffer = memoryview(raw)[start:]
     arrays = {name: _tensor(path, name, info, buffer) for name, info in header.items()}
+    _check_disjoint(path, header)
     if crc_check is not False and "crc_num" in metadata:
         try:
             stored = int(metadata["crc_num"])
