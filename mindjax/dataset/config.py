@@ -20,6 +20,8 @@ _DEFAULT_PREFETCH = 16
 _DEFAULT_TIMEOUT_S = 600.0
 
 _seed: int | None = None
+# bumped by every seeding, so eager random transforms restart their generator
+_seed_generation: int = 0
 _num_workers: int | None = None
 _prefetch: int = _DEFAULT_PREFETCH
 _timeout_s: float = _DEFAULT_TIMEOUT_S
@@ -34,8 +36,9 @@ def _seed_from_global() -> int | None:
 
 def _on_global_seed(seed: int) -> None:
     """``ms.set_seed`` hook: the global seed becomes the dataset seed."""
-    global _seed
+    global _seed, _seed_generation
     _seed = int(seed) % 2 ** 32
+    _seed_generation += 1
 
 
 def _check_int(name: str, value: object, low: int) -> int:
@@ -69,11 +72,12 @@ def set_seed(seed: int) -> None:
         >>> import mindjax.dataset as ds
         >>> ds.config.set_seed(1)
     """
-    global _seed
+    global _seed, _seed_generation
     _check_int("set_seed", seed, 0)
     if seed >= 2 ** 32:
         raise ValueError(f"For 'set_seed', the argument must be below 2**32, got {seed}")
     _seed = int(seed)
+    _seed_generation += 1
 
 
 def get_seed() -> int:
@@ -137,8 +141,9 @@ def get_data_timeout() -> float:
 
 def reset() -> None:
     """Restore every setting to its default (used by tests); the seed follows ``ms.set_seed`` if it was called."""
-    global _seed, _num_workers, _prefetch, _timeout_s
+    global _seed, _num_workers, _prefetch, _timeout_s, _seed_generation
     _seed = _seed_from_global()
+    _seed_generation += 1
     _num_workers = None
     _prefetch = _DEFAULT_PREFETCH
     _timeout_s = _DEFAULT_TIMEOUT_S

@@ -46,7 +46,7 @@ def _adjust_hue(img: Any, factor: float, who: str) -> Any:
     from PIL import Image
 
     def run(pil: Any) -> Any:
-        if pil.mode in ("L", "1", "I", "F"):
+        if pil.mode in ("L", "1", "I", "F") or factor == 0:
             return pil
         rgb = pil.convert("RGB")
         h, s, v = rgb.convert("HSV").split()

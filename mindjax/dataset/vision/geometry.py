@@ -325,7 +325,7 @@ class Affine(Transform):
     """Rotate by ``degrees``, shift by ``translate`` pixels, zoom by ``scale`` and shear by ``shear`` degrees.
 
     Arguments:
-        degrees: rotation in [-180, 180].
+        degrees: rotation in [-180, 180], clockwise for a positive angle (as MindSpore).
         translate: (dx, dy) as fractions of the width and height, in [-1, 1].
         scale: zoom factor, positive.
         shear: an angle (parallel to x) or (x angle, y angle), each in [-180, 180].
