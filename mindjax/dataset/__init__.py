@@ -13,7 +13,12 @@ from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
 from mindjax.dataset.iterators import DeviceIterator, TupleIterator
 from mindjax.dataset.mind_dataset import MindDataset, Shuffle
-from mindjax.dataset.mnist import MnistDataset
+from mindjax.dataset.config import get_num_parallel_workers, get_seed, set_seed
+from mindjax.dataset.generated import PaddedDataset, RandomDataset
+from mindjax.dataset.mnist import EMnistDataset, FashionMnistDataset, KMnistDataset, MnistDataset, QMnistDataset
+from mindjax.dataset.ops import ConcatNode as ConcatDataset
+from mindjax.dataset.schema import Schema
+from mindjax.dataset.text_file import CSVDataset, TextFileDataset, TFRecordDataset
 from mindjax.dataset.ops import zip_datasets as zip  # noqa: A001 - mindspore.dataset.zip
 from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
                                       SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
@@ -22,4 +27,6 @@ from mindjax.dataset.sources import GeneratorDataset, NumpySlicesDataset
 __all__ = ["config", "transforms", "vision", "text", "audio", "Dataset", "BatchInfo", "GeneratorDataset", "NumpySlicesDataset",
            "MnistDataset", "MindDataset", "Shuffle", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "TupleIterator", "DeviceIterator", "zip",
            "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
-           "WeightedRandomSampler", "PKSampler", "Sampler"]
+           "WeightedRandomSampler", "PKSampler", "Sampler", "FashionMnistDataset", "KMnistDataset", "EMnistDataset",
+           "QMnistDataset", "ConcatDataset", "PaddedDataset", "RandomDataset", "Schema", "CSVDataset",
+           "TextFileDataset", "TFRecordDataset", "get_seed", "set_seed", "get_num_parallel_workers"]
