@@ -8,6 +8,7 @@ Example:
     [(4,), (2,)]
 """
 from mindjax.dataset import audio, config, text, transforms, vision
+from mindjax.dataset.callback import DSCallback
 from mindjax.dataset.cifar import Cifar10Dataset, Cifar100Dataset
 from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
@@ -29,4 +30,14 @@ __all__ = ["config", "transforms", "vision", "text", "audio", "Dataset", "BatchI
            "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "PKSampler", "Sampler", "FashionMnistDataset", "KMnistDataset", "EMnistDataset",
            "QMnistDataset", "ConcatDataset", "PaddedDataset", "RandomDataset", "Schema", "CSVDataset",
-           "TextFileDataset", "TFRecordDataset", "get_seed", "set_seed", "get_num_parallel_workers"]
+           "TextFileDataset", "TFRecordDataset", "get_seed", "set_seed", "get_num_parallel_workers",
+           "DSCallback", "WaitedDSCallback"]
+
+
+def __getattr__(name: str) -> object:
+    # WaitedDSCallback is also a training Callback: built when first asked for (mindjax.train loads then).
+    if name == "WaitedDSCallback":
+        from mindjax.dataset import callback as _callback
+
+        return _callback.WaitedDSCallback
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

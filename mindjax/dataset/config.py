@@ -12,12 +12,14 @@ import os
 
 __all__ = ["set_seed", "get_seed", "set_num_parallel_workers", "get_num_parallel_workers",
            "set_prefetch_size", "get_prefetch_size", "set_data_timeout", "get_data_timeout",
-           "cpu_count", "cap_workers", "reset"]
+           "set_callback_timeout", "get_callback_timeout", "cpu_count", "cap_workers", "reset"]
 
 _MT19937_DEFAULT_SEED = 5489
 _DEFAULT_WORKERS = 8
 _DEFAULT_PREFETCH = 16
 _DEFAULT_TIMEOUT_S = 600.0
+_DEFAULT_CALLBACK_TIMEOUT = 60
+_callback_timeout: int = _DEFAULT_CALLBACK_TIMEOUT
 
 _seed: int | None = None
 # bumped by every seeding, so eager random transforms restart their generator
@@ -139,9 +141,26 @@ def get_data_timeout() -> float:
     return _timeout_s
 
 
+def set_callback_timeout(timeout: int) -> None:
+    """Seconds a ``WaitedDSCallback`` waits for the training step before it goes on (default 60).
+
+    Arguments:
+        timeout: a positive int.
+    """
+    global _callback_timeout
+    _check_int("set_callback_timeout", timeout, 1)
+    _callback_timeout = int(timeout)
+
+
+def get_callback_timeout() -> int:
+    """The ``WaitedDSCallback`` timeout in seconds (default 60)."""
+    return _callback_timeout
+
+
 def reset() -> None:
     """Restore every setting to its default (used by tests); the seed follows ``ms.set_seed`` if it was called."""
-    global _seed, _num_workers, _prefetch, _timeout_s, _seed_generation
+    global _seed, _num_workers, _prefetch, _timeout_s, _seed_generation, _callback_timeout
+    _callback_timeout = _DEFAULT_CALLBACK_TIMEOUT
     _seed = _seed_from_global()
     _seed_generation += 1
     _num_workers = None

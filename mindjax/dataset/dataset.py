@@ -221,6 +221,7 @@ class Dataset:
                 outputs come first, then the untouched columns.
             num_parallel_workers: threads (or processes) for this pipeline.
             python_multiprocessing: run the pipeline in worker processes.
+            callbacks: ``DSCallback`` objects (keyword), called as rows leave the map.
 
         Returns:
             The mapped dataset.
@@ -228,7 +229,7 @@ class Dataset:
         from mindjax.dataset.ops import MapNode
 
         return MapNode(self, operations, input_columns, output_columns, num_parallel_workers,
-                       python_multiprocessing)
+                       python_multiprocessing, kwargs.get("callbacks"))
 
     def filter(self, predicate: Callable[..., Any], input_columns: Any = None,
                num_parallel_workers: int | None = None) -> "Dataset":
