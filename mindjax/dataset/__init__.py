@@ -20,6 +20,7 @@ from mindjax.dataset.mnist import EMnistDataset, FashionMnistDataset, KMnistData
 from mindjax.dataset.ops import ConcatNode as ConcatDataset
 from mindjax.dataset.schema import Schema
 from mindjax.dataset.text_file import CSVDataset, TextFileDataset, TFRecordDataset
+from mindjax.dataset.vision_datasets import CocoDataset, ManifestDataset, STL10Dataset, SVHNDataset, VOCDataset
 from mindjax.dataset.ops import zip_datasets as zip  # noqa: A001 - mindspore.dataset.zip
 from mindjax.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
                                       SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
@@ -31,7 +32,8 @@ __all__ = ["config", "transforms", "vision", "text", "audio", "Dataset", "BatchI
            "WeightedRandomSampler", "PKSampler", "Sampler", "FashionMnistDataset", "KMnistDataset", "EMnistDataset",
            "QMnistDataset", "ConcatDataset", "PaddedDataset", "RandomDataset", "Schema", "CSVDataset",
            "TextFileDataset", "TFRecordDataset", "get_seed", "set_seed", "get_num_parallel_workers",
-           "DSCallback", "WaitedDSCallback"]
+           "DSCallback", "WaitedDSCallback", "SVHNDataset", "STL10Dataset", "ManifestDataset", "CocoDataset",
+           "VOCDataset"]
 
 
 def __getattr__(name: str) -> object:
