@@ -184,3 +184,20 @@ def test_new_transforms_run_in_a_pipeline_with_batch_ops():
 def test_histogram_helpers_match_pillow_in_auto_augment_ops():
     img = _rgb()
     np.testing.assert_array_equal(vision.Equalize()(img), np.asarray(ImageOps.equalize(Image.fromarray(img))))
+
+
+def test_mixup_per_sample_lambdas_with_the_next_sample():
+    images = np.arange(3, dtype=np.float64)[:, None, None, None] * np.ones((3, 2, 2, 1))
+    labels = np.eye(3)
+    ds.config.set_seed(0)
+    mixed, mixed_labels = vision.MixUp(3, 0.5)(images, labels)
+    lam = np.diag(mixed_labels)
+    np.testing.assert_allclose(mixed[:, 0, 0, 0], lam * np.arange(3) + (1 - lam) * np.roll(np.arange(3), -1))
+    np.testing.assert_allclose(mixed_labels[0, 1], 1 - lam[0])
+    chain = vision.MixUp(3, 0.5, is_single=False)
+    first, _ = chain(images, labels)
+    np.testing.assert_array_equal(first, images)
+    second, _ = chain(images + 10, labels)
+    assert ((second >= images) & (second <= images + 10)).all()
+    with pytest.raises(ValueError, match="expected batch_size=3"):
+        vision.MixUp(3, 0.5)(images[:2], labels[:2])

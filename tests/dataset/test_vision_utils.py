@@ -61,3 +61,10 @@ def test_io_errors():
         vision.encode_jpeg(np.zeros((2, 2, 3), np.uint8), quality=0)
     with pytest.raises(RuntimeError, match="invalid dimensions"):
         vision.encode_png(np.zeros((2, 2, 4), np.uint8))
+
+
+def test_video_names_raise_naming_the_alternative():
+    for call in (lambda: vision.read_video("a.mp4"), lambda: vision.read_video_timestamps("a.mp4"),
+                 lambda: vision.VideoDecoder("a.mp4"), vision.DecodeVideo):
+        with pytest.raises(NotImplementedError, match="GeneratorDataset"):
+            call()

@@ -19,7 +19,7 @@ from mindjax.dataset.transforms.transforms import TypeCast
 from mindjax.dataset.vision._image import on_array, to_array, to_pil
 from mindjax.dataset.vision.utils import ImageBatchFormat, is_pil
 
-__all__ = ["Erase", "CutOut", "RandomErasing", "MixUpBatch", "CutMixBatch", "GaussianBlur", "LinearTransformation",
+__all__ = ["Erase", "CutOut", "RandomErasing", "MixUpBatch", "MixUp", "CutMixBatch", "GaussianBlur", "LinearTransformation",
            "ToPIL", "ToNumpy", "ToType", "NormalizePad"]
 
 
@@ -217,6 +217,47 @@ class MixUpBatch(RandomTransform):
         mixed = lam * images.astype(np.float64) + (1.0 - lam) * images[perm].astype(np.float64)
         mixed_labels = lam * labels.astype(np.float64) + (1.0 - lam) * labels[perm].astype(np.float64)
         return _cast_like(mixed, images), mixed_labels.astype(np.float32)
+
+
+class MixUp(RandomTransform):
+    """Per-sample mixup of a batch (NHWC images, one-hot labels) with ``lam ~ Beta(alpha, alpha)`` per sample.
+
+    With ``is_single`` each sample mixes with the next one in the batch (cyclically);
+    otherwise with the previous batch's mixed output (the first batch is kept).
+    Results are float64, as MindSpore's Python MixUp.
+
+    Arguments:
+        batch_size: the batch size (the leading axis of both inputs).
+        alpha: the Beta distribution's parameter, positive.
+        is_single: mix within the batch (else with the previous batch).
+    """
+
+    def __init__(self, batch_size: int, alpha: float, is_single: bool = True) -> None:
+        check_type(batch_size, (int,), "batch_size")
+        check_value(batch_size, 1, INT32_MAX, "batch_size")
+        check_type(alpha, (int, float), "alpha")
+        check_positive(alpha, "alpha")
+        check_type(is_single, (bool,), "is_single")
+        self.batch_size, self.alpha, self.is_single = batch_size, float(alpha), is_single
+        self._previous: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _apply(self, images: Any, labels: Any, rng: np.random.Generator | None = None) -> tuple[np.ndarray, ...]:
+        images, labels = np.asarray(images, dtype=np.float64), np.asarray(labels, dtype=np.float64)
+        if images.ndim != 4 or labels.ndim != 2 or len(images) != self.batch_size or len(labels) != self.batch_size:
+            raise ValueError(f"For 'MixUp', expected batch_size={self.batch_size} images <N, H, W, C> and one-hot "
+                             f"labels <N, num_classes>, got {images.shape} and {labels.shape}")
+        lam = rng.beta(self.alpha, self.alpha, self.batch_size)
+        if self.is_single:
+            other_images, other_labels = np.roll(images, -1, axis=0), np.roll(labels, -1, axis=0)
+        elif self._previous is None:
+            lam, other_images, other_labels = np.ones(self.batch_size), images, labels
+        else:
+            other_images, other_labels = self._previous
+        mixed = lam[:, None, None, None] * images + (1 - lam[:, None, None, None]) * other_images
+        mixed_labels = lam[:, None] * labels + (1 - lam[:, None]) * other_labels
+        if not self.is_single:
+            self._previous = (mixed, mixed_labels)
+        return mixed, mixed_labels
 
 
 class CutMixBatch(RandomTransform):

@@ -14,7 +14,8 @@ import numpy as np
 
 __all__ = ["Inter", "Border", "ImageBatchFormat", "AutoAugmentPolicy", "ConvertMode", "ImageReadMode", "SliceMode",
            "get_image_num_channels", "get_image_size", "read_file", "read_image", "write_file", "encode_jpeg",
-           "encode_png", "write_jpeg", "write_png"]
+           "encode_png", "write_jpeg", "write_png", "read_video", "read_video_timestamps", "VideoDecoder",
+           "DecodeVideo"]
 
 
 class Inter(enum.IntEnum):
@@ -247,3 +248,35 @@ def write_png(filename: str, image: Any, compression_level: int = 6) -> None:
     """Encode ``image`` as PNG (see :func:`encode_png`) and write it to ``filename``."""
     _check_filename(filename)
     write_file(filename, encode_png(image, compression_level))
+
+
+_NO_VIDEO = ("video decoding is not supported in MindJAX (MindSpore decodes with FFmpeg in C++); decode the frames "
+             "with PyAV or OpenCV in a Python source and feed them with GeneratorDataset")
+
+
+def read_video(filename: str, start_pts: float = 0, end_pts: float | None = None, pts_unit: str = "pts") -> Any:
+    """MindSpore's video reader; not supported.
+
+    Raises:
+        NotImplementedError: always, naming the alternative (PyAV/OpenCV frames in a ``GeneratorDataset``).
+    """
+    raise NotImplementedError(f"For 'read_video', {_NO_VIDEO}")
+
+
+def read_video_timestamps(filename: str, pts_unit: str = "pts") -> Any:
+    """MindSpore's video timestamp reader; not supported (see :func:`read_video`)."""
+    raise NotImplementedError(f"For 'read_video_timestamps', {_NO_VIDEO}")
+
+
+class VideoDecoder:
+    """MindSpore's Ascend video decoder; not supported (see :func:`read_video`)."""
+
+    def __init__(self, source: str, device: str = "cpu") -> None:
+        raise NotImplementedError(f"For 'VideoDecoder', {_NO_VIDEO}")
+
+
+class DecodeVideo:
+    """MindSpore's video decoding transform; not supported (see :func:`read_video`)."""
+
+    def __init__(self) -> None:
+        raise NotImplementedError(f"For 'DecodeVideo', {_NO_VIDEO}")
