@@ -14,7 +14,10 @@ from mindjax.dataset.dataset import BatchInfo, Dataset
 from mindjax.dataset.image_folder import ImageFolderDataset
 from mindjax.dataset.iterators import DeviceIterator, TupleIterator
 from mindjax.dataset.mind_dataset import MindDataset, Shuffle
-from mindjax.dataset.config import get_num_parallel_workers, get_seed, set_seed
+from mindjax.dataset.config import (ErrorSamplesMode, get_callback_timeout, get_debug_mode, get_enable_watchdog,
+                                    get_error_samples_mode, get_multiprocessing_start_method,
+                                    get_multiprocessing_timeout_interval, get_num_parallel_workers, get_seed,
+                                    get_video_backend, set_seed, set_video_backend)
 from mindjax.dataset.generated import PaddedDataset, RandomDataset
 from mindjax.dataset.mnist import EMnistDataset, FashionMnistDataset, KMnistDataset, MnistDataset, QMnistDataset
 from mindjax.dataset.ops import ConcatNode as ConcatDataset
@@ -32,6 +35,9 @@ __all__ = ["config", "transforms", "vision", "text", "audio", "Dataset", "BatchI
            "WeightedRandomSampler", "PKSampler", "Sampler", "FashionMnistDataset", "KMnistDataset", "EMnistDataset",
            "QMnistDataset", "ConcatDataset", "PaddedDataset", "RandomDataset", "Schema", "CSVDataset",
            "TextFileDataset", "TFRecordDataset", "get_seed", "set_seed", "get_num_parallel_workers",
+           "get_callback_timeout", "get_debug_mode", "get_enable_watchdog", "get_error_samples_mode",
+           "get_multiprocessing_start_method", "get_multiprocessing_timeout_interval", "get_video_backend",
+           "set_video_backend", "ErrorSamplesMode",
            "DSCallback", "WaitedDSCallback", "SVHNDataset", "STL10Dataset", "ManifestDataset", "CocoDataset",
            "VOCDataset"]
 

@@ -186,3 +186,23 @@ def test_top_level_seed_helpers():
     ds.set_seed(123)
     assert ds.get_seed() == 123 == ds.config.get_seed()
     assert ds.get_num_parallel_workers() == ds.config.get_num_parallel_workers()
+
+
+def test_config_settings_at_the_top_level():
+    assert ds.get_callback_timeout() == 60 and ds.get_enable_watchdog() is True
+    ds.config.set_enable_watchdog(False)
+    assert ds.get_enable_watchdog() is False
+    ds.config.set_multiprocessing_timeout_interval(10)
+    assert ds.get_multiprocessing_timeout_interval() == 10
+    ds.config.set_multiprocessing_start_method("spawn")
+    assert ds.get_multiprocessing_start_method() == "spawn"
+    assert ds.get_debug_mode() is False and ds.get_error_samples_mode() == ds.ErrorSamplesMode.RETURN
+    assert ds.get_video_backend() == "CPU"
+    with pytest.raises(NotImplementedError, match="drop bad samples with Dataset.filter"):
+        ds.config.set_error_samples_mode(ds.ErrorSamplesMode.SKIP)
+    with pytest.raises(NotImplementedError, match="num_parallel_workers=1"):
+        ds.config.set_debug_mode(True)
+    with pytest.raises(ValueError, match="'fork', 'spawn' or 'forkserver'"):
+        ds.config.set_multiprocessing_start_method("thread")
+    ds.config.reset()
+    assert ds.get_enable_watchdog() is True
