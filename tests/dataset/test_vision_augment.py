@@ -201,3 +201,30 @@ def test_mixup_per_sample_lambdas_with_the_next_sample():
     assert ((second >= images) & (second <= images + 10)).all()
     with pytest.raises(ValueError, match="expected batch_size=3"):
         vision.MixUp(3, 0.5)(images[:2], labels[:2])
+
+
+def test_a_model_zoo_style_imagenet_pipeline_is_deterministic(tmp_path):
+    rng = np.random.default_rng(0)
+    for cls in ("a", "b"):
+        (tmp_path / cls).mkdir()
+        for k in range(3):
+            Image.fromarray(rng.integers(0, 256, (20, 24, 3), dtype=np.uint8)).save(tmp_path / cls / f"{k}.jpg")
+
+    def run(seed):
+        ds.config.set_seed(seed)
+        data = ds.ImageFolderDataset(str(tmp_path), shuffle=True)
+        data = data.map([vision.RandomCropDecodeResize(8, scale=(0.08, 1.0), ratio=(0.75, 1.333)),
+                         vision.RandomHorizontalFlip(0.5), vision.RandomColorAdjust(0.4, 0.4, 0.4),
+                         vision.AutoAugment(), vision.RandomRotation(10),
+                         vision.Normalize([123.7, 116.3, 103.5], [58.4, 57.1, 57.4]), vision.HWC2CHW()],
+                        input_columns="image")
+        data = data.map(transforms.OneHot(2), input_columns="label").batch(3, drop_remainder=True)
+        data = data.map(vision.CutMixBatch(vision.ImageBatchFormat.NCHW), input_columns=["image", "label"])
+        return [(r["image"], r["label"]) for r in data.create_dict_iterator(output_numpy=True, num_epochs=1)]
+
+    a, b = run(5), run(5)
+    assert len(a) == 2 and a[0][0].shape == (3, 3, 8, 8) and a[0][0].dtype == np.float32
+    for (xa, ya), (xb, yb) in zip(a, b):
+        np.testing.assert_array_equal(xa, xb)
+        np.testing.assert_array_equal(ya, yb)
+    assert any(not np.array_equal(x, y) for (x, _), (y, _) in zip(a, run(6)))

@@ -384,3 +384,18 @@ class Pad(Transform):
 
             return Image.fromarray(out)
         return out
+
+
+_SIBLINGS = ("color", "geometry", "augment", "auto_augment", "bbox", "utils")
+
+
+def __getattr__(name: str) -> Any:
+    # MindSpore defines every vision transform in ``vision.transforms``; the newer ones live in
+    # sibling modules here (which import this one), so they are looked up on first use.
+    import importlib
+
+    for sibling in _SIBLINGS:
+        module = importlib.import_module(f"mindjax.dataset.vision.{sibling}")
+        if name in getattr(module, "__all__", ()):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
