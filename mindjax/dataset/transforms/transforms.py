@@ -10,7 +10,7 @@ import numpy as np
 from mindjax.dataset.transforms.base import RandomTransform, Transform, call_transform
 
 __all__ = ["TypeCast", "OneHot", "Compose", "Duplicate", "Fill", "PadEnd", "Concatenate", "Mask", "Relational",
-           "Slice", "Unique", "RandomApply", "RandomChoice", "RandomOrder", "Plugin"]
+           "Slice", "Unique", "RandomApply", "RandomChoice", "RandomOrder", "Plugin", "not_random"]
 
 
 def _numpy_dtype(data_type: Any, who: str) -> np.dtype:
@@ -348,3 +348,12 @@ class Plugin(Transform):
         raise NotImplementedError(f"For 'Plugin', loading '{func_name}' from the C++ library '{lib_path}' is not "
                                   "supported: MindJAX pipelines run Python callables; wrap the function with "
                                   "ctypes.CDLL(lib_path) in a Python function and pass that to Dataset.map")
+
+
+def not_random(function: Any) -> Any:
+    """Mark a Python function transform as deterministic (sets ``function.random = False``), as MindSpore does.
+
+    MindJAX never reseeds plain Python functions, so the mark only records the intent.
+    """
+    function.random = False
+    return function
