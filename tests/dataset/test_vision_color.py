@@ -26,7 +26,8 @@ def test_adjust_ops_equal_pillow_enhance(op, enhancer, factor):
     assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape == img.shape
     np.testing.assert_array_equal(out, want)
     pil_out = op(factor)(Image.fromarray(img))
-    assert isinstance(pil_out, Image.Image)
+    # MindSpore returns a Pillow image for these, except AdjustSharpness (its C++ kernel returns numpy)
+    assert isinstance(pil_out, np.ndarray if op is vision.AdjustSharpness else Image.Image)
     np.testing.assert_array_equal(np.asarray(pil_out), want)
 
 

@@ -1,7 +1,8 @@
 """Conversions between numpy images and Pillow images for the vision transforms.
 
-A transform takes an (H, W) or (H, W, C) numpy array or a Pillow image and
-returns the same kind it was given.
+A transform takes an (H, W) or (H, W, C) numpy array or a Pillow image; it returns
+numpy for numpy, and for a Pillow image what MindSpore returns (``numpy_input``
+marks the ops whose MindSpore kernel gives numpy).
 """
 from __future__ import annotations
 
@@ -75,3 +76,8 @@ def pil_resample(inter: Inter, who: str, allowed: tuple[Inter, ...] = (Inter.NEA
                          f"{[i.name for i in allowed]}")
     return {Inter.NEAREST: Image.NEAREST, Inter.BILINEAR: Image.BILINEAR, Inter.BICUBIC: Image.BICUBIC,
             Inter.AREA: Image.BOX, Inter.PILCUBIC: Image.BICUBIC, Inter.ANTIALIAS: Image.LANCZOS}[inter]
+
+
+def numpy_input(img: Any) -> Any:
+    """A Pillow image as its numpy array (for the transforms whose MindSpore kernel returns numpy); else ``img``."""
+    return np.asarray(img) if is_pil(img) else img

@@ -16,7 +16,7 @@ from mindjax.dataset._validate import (FLOAT_MAX_INTEGER, INT32_MAX, check_odd, 
                                        check_type, check_value, is_number)
 from mindjax.dataset.transforms.base import RandomTransform, Transform
 from mindjax.dataset.transforms.transforms import TypeCast
-from mindjax.dataset.vision._image import on_array, to_array, to_pil
+from mindjax.dataset.vision._image import numpy_input, on_array, to_array, to_pil
 from mindjax.dataset.vision.utils import ImageBatchFormat, is_pil
 
 __all__ = ["Erase", "CutOut", "RandomErasing", "MixUpBatch", "MixUp", "CutMixBatch", "GaussianBlur", "LinearTransformation",
@@ -60,6 +60,7 @@ class Erase(Transform):
         self.value, self.inplace = _erase_value(value), inplace
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         def run(a: np.ndarray) -> np.ndarray:
             out = a if self.inplace and isinstance(img, np.ndarray) else a.copy()
             _fill_region(out, self.top, self.left, self.height, self.width,
@@ -87,6 +88,7 @@ class CutOut(RandomTransform):
         self.length, self.num_patches, self.is_hwc = length, num_patches, is_hwc
 
     def _apply(self, img: Any, rng: np.random.Generator | None = None) -> Any:
+        img = numpy_input(img)
         def run(a: np.ndarray) -> np.ndarray:
             out = a.copy() if self.is_hwc or a.ndim == 2 else np.moveaxis(a, 0, -1).copy()
             h, w = out.shape[:2]
@@ -359,6 +361,7 @@ class GaussianBlur(Transform):
         self._kx, self._ky = _gaussian_kernel(sizes[0], float(sigmas[0])), _gaussian_kernel(sizes[1], float(sigmas[1]))
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         def run(a: np.ndarray) -> np.ndarray:
             out = _blur_axis(_blur_axis(a.astype(np.float64), self._kx, 1), self._ky, 0)
             return _cast_like(out, a)

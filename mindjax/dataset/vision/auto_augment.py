@@ -13,7 +13,7 @@ import numpy as np
 
 from mindjax.dataset._validate import (FLOAT_MAX_INTEGER, check_fill_value, check_prob, check_type, check_value)
 from mindjax.dataset.transforms.base import RandomTransform, Transform, call_transform
-from mindjax.dataset.vision._image import on_pil, pil_resample
+from mindjax.dataset.vision._image import numpy_input, on_pil, pil_resample
 from mindjax.dataset.vision.utils import AutoAugmentPolicy, Inter
 
 __all__ = ["AutoAugment", "RandAugment", "TrivialAugmentWide", "UniformAugment", "RandomSelectSubpolicy"]
@@ -183,6 +183,7 @@ class AutoAugment(RandomTransform):
         self._resample, self._fill = _aug_args(interpolation, fill_value)
 
     def _apply(self, img: Any, rng: np.random.Generator | None = None) -> Any:
+        img = numpy_input(img)
         def run(pil: Any) -> Any:
             space = _rand_space(10, pil.size[1], pil.size[0])
             space["Invert"] = (np.zeros(1), False)
@@ -219,6 +220,7 @@ class RandAugment(RandomTransform):
         self._resample, self._fill = _aug_args(interpolation, fill_value)
 
     def _apply(self, img: Any, rng: np.random.Generator | None = None) -> Any:
+        img = numpy_input(img)
         def run(pil: Any) -> Any:
             space = _rand_space(self.num_magnitude_bins, pil.size[1], pil.size[0])
             names = list(space)
@@ -246,6 +248,7 @@ class TrivialAugmentWide(RandomTransform):
         self._resample, self._fill = _aug_args(interpolation, fill_value)
 
     def _apply(self, img: Any, rng: np.random.Generator | None = None) -> Any:
+        img = numpy_input(img)
         def run(pil: Any) -> Any:
             space = _wide_space(self.num_magnitude_bins)
             names = list(space)

@@ -1,9 +1,13 @@
 """Colour transforms of ``mindspore.dataset.vision``: brightness, contrast, hue, histogram and pixel-value ops.
 
 They run on uint8 images through Pillow (``PIL.ImageEnhance`` / ``PIL.ImageOps``),
-as MindSpore's Python path does; a numpy input gives a numpy output, a Pillow
-image a Pillow image. (MindSpore's C++ kernels for numpy inputs use OpenCV and
-may round a pixel differently by one.)
+as MindSpore's Python path does; a numpy input gives a numpy output. A Pillow
+image comes back as MindSpore returns it: a Pillow image from the Pillow-based ops,
+numpy from those MindSpore runs in C++ (``AdjustSharpness``, ``Posterize``,
+``Solarize``, ``ConvertColor`` and the ``Random*`` versions of ``Invert``,
+``Equalize``, ``AutoContrast``, ``Posterize``, ``Solarize``, ``AdjustSharpness``).
+(MindSpore's C++ kernels for numpy inputs use OpenCV and may round a pixel
+differently by one; its ``Equalize`` differs more, being OpenCV's.)
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import numpy as np
 from mindjax.dataset._validate import (FLOAT_MAX_INTEGER, check_prob, check_range_pair, check_type, check_value,
                                        is_number)
 from mindjax.dataset.transforms.base import RandomTransform, Transform
-from mindjax.dataset.vision._image import on_array, on_pil, to_array
+from mindjax.dataset.vision._image import numpy_input, on_array, on_pil, to_array
 from mindjax.dataset.vision.utils import ConvertMode, is_pil
 
 __all__ = ["AdjustBrightness", "AdjustContrast", "AdjustSaturation", "AdjustHue", "AdjustGamma", "AdjustSharpness",
@@ -110,6 +114,7 @@ class AdjustSharpness(Transform):
         self.sharpness_factor = _factor(sharpness_factor, "sharpness_factor")
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         return _enhance(img, "AdjustSharpness", "Sharpness", self.sharpness_factor)
 
 
@@ -203,6 +208,7 @@ class Posterize(Transform):
         self.bits = int(bits)
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         mask = np.uint8((0xFF << (8 - self.bits)) & 0xFF)
         return on_array(img, "Posterize", lambda a: a & mask, uint8=True)
 
@@ -233,6 +239,7 @@ class Solarize(Transform):
         self._range = (float(pair[0]), 255.0 if pair[0] == pair[1] else float(pair[1]))
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         return on_array(img, "Solarize", lambda a: _solarize(a, *self._range), uint8=True)
 
 
@@ -341,6 +348,7 @@ class ConvertColor(Transform):
         self.convert_mode = convert_mode
 
     def _apply(self, img: Any, rng: Any = None) -> np.ndarray:
+        img = numpy_input(img)
         arr = to_array(img, "ConvertColor")
         if arr.ndim == 2:
             arr = arr[..., None]
@@ -426,12 +434,13 @@ class RandomSharpness(RandomTransform):
 
 
 class _WithProb(RandomTransform):
-    """Apply ``self._op`` with probability ``self.prob``."""
+    """Apply ``self._op`` with probability ``self.prob``; a Pillow image comes back as numpy (as MindSpore's)."""
 
     _op: Transform
     prob: float
 
     def _apply(self, img: Any, rng: np.random.Generator | None = None) -> Any:
+        img = numpy_input(img)
         return self._op._apply(img) if rng.random() < self.prob else img
 
 
@@ -499,6 +508,7 @@ class RandomPosterize(RandomTransform):
             self.bits = bits
 
     def _apply(self, img: Any, rng: np.random.Generator | None = None) -> Any:
+        img = numpy_input(img)
         return Posterize(int(rng.integers(self._range[0], self._range[1] + 1)))._apply(img)
 
 
@@ -521,6 +531,7 @@ class RandomSolarize(RandomTransform):
         self.threshold = threshold
 
     def _apply(self, img: Any, rng: np.random.Generator | None = None) -> Any:
+        img = numpy_input(img)
         low, high = sorted(int(v) for v in rng.integers(self.threshold[0], self.threshold[1] + 1, size=2))
         return on_array(img, "RandomSolarize", lambda a: _solarize(a, low, high), uint8=True)
 

@@ -2,7 +2,9 @@
 
 Warps run through Pillow (``Image.rotate`` / ``Image.transform``) as MindSpore's
 Python path does: uint8 images directly, float images one channel at a time.
-A numpy input gives a numpy output, a Pillow image a Pillow image.
+A numpy input gives a numpy output; a Pillow image gives what MindSpore gives:
+numpy from its C++ ops (``Crop``, flips, ``ResizedCrop``, ``Rotate``, ``Affine``,
+``PadToSize``, ``SlicePatches``), a Pillow image from the others.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from mindjax.dataset._validate import (FLOAT_MAX_INTEGER, INT32_MAX, check_fill_
                                        check_range_pair, check_size, check_type, check_value, is_int, is_number)
 from mindjax.dataset.image_folder import decode_image
 from mindjax.dataset.transforms.base import RandomTransform, Transform
-from mindjax.dataset.vision._image import on_array, pil_resample, to_array
+from mindjax.dataset.vision._image import numpy_input, on_array, pil_resample, to_array
 from mindjax.dataset.vision.transforms import _pad, _resize
 from mindjax.dataset.vision.utils import Border, Inter, SliceMode, is_pil
 
@@ -51,6 +53,7 @@ class Crop(Transform):
         self.coordinates, self.size = tuple(coordinates), check_size(size)
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         return on_array(img, "Crop", lambda a: _crop(a, *self.coordinates, *self.size, "Crop"))
 
 
@@ -58,6 +61,7 @@ class HorizontalFlip(Transform):
     """Mirror left-right."""
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         return on_array(img, "HorizontalFlip", lambda a: np.ascontiguousarray(a[:, ::-1]))
 
 
@@ -65,6 +69,7 @@ class VerticalFlip(Transform):
     """Mirror top-bottom."""
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         return on_array(img, "VerticalFlip", lambda a: np.ascontiguousarray(a[::-1]))
 
 
@@ -92,6 +97,7 @@ class ResizedCrop(Transform):
         self.size, self.interpolation = check_size(size), _check_inter(interpolation)
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         def run(a: np.ndarray) -> np.ndarray:
             crop = _crop(a, self.top, self.left, self.height, self.width, "ResizedCrop")
             return _resize(crop, *self.size, self.interpolation)
@@ -260,6 +266,7 @@ class Rotate(Transform):
         self.fill_value = check_fill_value(fill_value)
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         return _rotate(img, "Rotate", self.degrees, self.resample, self.expand, self.center, self.fill_value)
 
 
@@ -357,6 +364,7 @@ class Affine(Transform):
         self.resample, self.fill_value = _check_inter(resample), check_fill_value(fill_value)
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         width, height = img.size if is_pil(img) else (np.shape(img)[1], np.shape(img)[0])
         shift = (self.translate[0] * width, self.translate[1] * height)
         return _affine(img, "Affine", self.degrees, shift, self.scale, self.shear, self.resample, self.fill_value)
@@ -548,8 +556,13 @@ class TenCrop(Transform):
         self.use_vertical_flip = use_vertical_flip
 
     def _apply(self, img: Any, rng: Any = None) -> tuple[Any, ...]:
-        flip = VerticalFlip() if self.use_vertical_flip else HorizontalFlip()
-        return _five(img, self.size, "TenCrop") + _five(flip._apply(img), self.size, "TenCrop")
+        arr = to_array(img, "TenCrop")
+        flipped = np.ascontiguousarray(arr[::-1] if self.use_vertical_flip else arr[:, ::-1])
+        if is_pil(img):
+            from PIL import Image
+
+            flipped = Image.fromarray(flipped)
+        return _five(img, self.size, "TenCrop") + _five(flipped, self.size, "TenCrop")
 
 
 class PadToSize(Transform):
@@ -581,6 +594,7 @@ class PadToSize(Transform):
         self.padding_mode = padding_mode
 
     def _apply(self, img: Any, rng: Any = None) -> Any:
+        img = numpy_input(img)
         def run(a: np.ndarray) -> np.ndarray:
             h, w = a.shape[:2]
             th, tw = self.size
@@ -620,6 +634,7 @@ class SlicePatches(Transform):
         self.num_height, self.num_width, self.slice_mode, self.fill_value = num_height, num_width, slice_mode, fill_value
 
     def _apply(self, img: Any, rng: Any = None) -> tuple[np.ndarray, ...]:
+        img = numpy_input(img)
         arr = to_array(img, "SlicePatches")
         h, w = arr.shape[:2]
         if self.slice_mode == SliceMode.PAD:
