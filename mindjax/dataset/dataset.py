@@ -326,7 +326,8 @@ class Dataset:
         return BucketBatchNode(self, column_names, bucket_boundaries, bucket_batch_sizes, element_length_function,
                                pad_info, pad_to_bucket_boundary, drop_remainder)
 
-    def sync_wait(self, condition_name: str, num_batch: int = 1, callback: Callable[..., Any] | None = None) -> "Dataset":
+    def sync_wait(self, condition_name: str, num_batch: int = 1,
+                  callback: Callable[..., Any] | None = None) -> "Dataset":
         """MindSpore's pipeline barrier (released by ``sync_update``); not supported.
 
         Raises:

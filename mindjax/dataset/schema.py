@@ -56,7 +56,11 @@ class Schema:
         self.columns.append(column)
 
     def parse_columns(self, columns: Any) -> None:
-        """Replace the columns with ``columns``: ``{name: {"type", "shape"}}`` or a list of ``{"name", "type", "shape"}``."""
+        """Replace the columns with ``columns``.
+
+        Arguments:
+            columns: ``{name: {"type": ..., "shape": [...]}}`` or a list of ``{"name", "type", "shape"}`` dicts.
+        """
         self.columns = []
         if isinstance(columns, dict):
             items = [dict(spec, name=name) for name, spec in columns.items()]

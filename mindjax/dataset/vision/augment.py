@@ -19,7 +19,8 @@ from mindjax.dataset.transforms.transforms import TypeCast
 from mindjax.dataset.vision._image import numpy_input, on_array, to_array, to_pil
 from mindjax.dataset.vision.utils import ImageBatchFormat, is_pil
 
-__all__ = ["Erase", "CutOut", "RandomErasing", "MixUpBatch", "MixUp", "CutMixBatch", "GaussianBlur", "LinearTransformation",
+__all__ = ["Erase", "CutOut", "RandomErasing", "MixUpBatch", "MixUp", "CutMixBatch", "GaussianBlur",
+           "LinearTransformation",
            "ToPIL", "ToNumpy", "ToType", "NormalizePad"]
 
 

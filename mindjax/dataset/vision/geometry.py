@@ -617,7 +617,7 @@ class SlicePatches(Transform):
     """Cut the image into ``num_height`` x ``num_width`` patches, row by row.
 
     Arguments:
-        num_height, num_width: patches along each axis, in [1, 512].
+        num_height, num_width: patches along each axis, positive.
         slice_mode: ``SliceMode.PAD`` pads the image (with ``fill_value``) up to a multiple;
             ``SliceMode.DROP`` drops the remainder.
         fill_value: the padding, an int in [0, 255].
@@ -627,11 +627,12 @@ class SlicePatches(Transform):
                  fill_value: int = 0) -> None:
         for name, value in (("num_height", num_height), ("num_width", num_width)):
             check_type(value, (int,), name)
-            check_value(value, 1, 512, name)
+            check_value(value, 1, INT32_MAX, name)
         check_type(slice_mode, (SliceMode,), "slice_mode")
         check_type(fill_value, (int,), "fill_value")
         check_value(fill_value, 0, 255, "fill_value")
-        self.num_height, self.num_width, self.slice_mode, self.fill_value = num_height, num_width, slice_mode, fill_value
+        self.num_height, self.num_width = num_height, num_width
+        self.slice_mode, self.fill_value = slice_mode, fill_value
 
     def _apply(self, img: Any, rng: Any = None) -> tuple[np.ndarray, ...]:
         img = numpy_input(img)
