@@ -328,19 +328,25 @@ class Dataset:
 
     def sync_wait(self, condition_name: str, num_batch: int = 1,
                   callback: Callable[..., Any] | None = None) -> "Dataset":
-        """MindSpore's pipeline barrier (released by ``sync_update``); not supported.
+        """A barrier: after ``num_batch`` batches the pipeline waits for ``sync_update(condition_name)``.
 
-        Raises:
-            NotImplementedError: always; grain pipelines are pulled by the training loop, so
-                do the per-step update in a ``Callback`` or in ``per_batch_map`` instead.
+        Arguments:
+            condition_name: the barrier's name, for :meth:`sync_update`.
+            num_batch: batches (of the next ``batch``) let through per release. Default: 1.
+            callback: ``f(data)``, called with each ``sync_update``'s ``data`` before the rows go on.
+
+        Returns:
+            The dataset with the barrier.
         """
-        raise NotImplementedError("Dataset.sync_wait is not supported in MindJAX: the pipeline is pulled by the "
-                                  "training loop; do the per-step update in a train Callback or a map/per_batch_map "
-                                  "instead")
+        from mindjax.dataset.sync import SyncWaitNode
+
+        return SyncWaitNode(self, condition_name, num_batch, callback)
 
     def sync_update(self, condition_name: str, num_batch: int | None = None, data: Any = None) -> None:
-        """Release a ``sync_wait`` barrier; not supported (see :meth:`sync_wait`)."""
-        raise NotImplementedError("Dataset.sync_update is not supported in MindJAX (see Dataset.sync_wait)")
+        """Release the barrier ``condition_name`` for ``num_batch`` more batches (default: its own), with ``data``."""
+        from mindjax.dataset.sync import sync_update
+
+        sync_update(self, condition_name, num_batch, data)
 
     def shuffle(self, buffer_size: int) -> "Dataset":
         """Shuffle rows within a window of ``buffer_size`` (a full shuffle when it covers the data).

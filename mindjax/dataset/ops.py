@@ -296,6 +296,11 @@ class BatchNode(Dataset):
                              f"got input_columns={input_columns!r}")
         _check_per_batch_map_arity(per_batch_map, input_columns)
         self.per_batch_map = per_batch_map
+        from mindjax.dataset.sync import SyncWaitNode
+
+        for node in child._walk():  # a sync_wait counts its batches in rows of this batch
+            if isinstance(node, SyncWaitNode) and node.batch_size == 1:
+                node.batch_size = self.batch_size
         columns = child.get_col_names()
         inputs = as_column_list(input_columns, "batch", "input_columns") or list(columns)
         for name in inputs:

@@ -51,5 +51,43 @@ def test_bucket_batch_by_length_argument_errors():
         data.bucket_batch_by_length(["seq"], [3, 3], [1, 1, 1])
     with pytest.raises(ValueError, match="column 'x' is not in"):
         data.bucket_batch_by_length(["x"], [3], [1, 1])
-    with pytest.raises(NotImplementedError, match="sync_wait is not supported"):
-        data.sync_wait("policy")
+
+
+
+def test_sync_wait_releases_one_batch_per_sync_update_and_calls_back():
+    seen = []
+
+    class Augment:
+        def __init__(self):
+            self.loss = 0
+
+        def update(self, data):
+            self.loss = data["loss"]
+
+        def preprocess(self, x):
+            seen.append(self.loss)
+            return x
+
+    aug = Augment()
+    data = ds.NumpySlicesDataset({"input": np.arange(8)}, shuffle=False)
+    data = data.sync_wait(condition_name="policy", callback=aug.update)
+    data = data.map(operations=[aug.preprocess], input_columns=["input"]).batch(4)
+    count = 0
+    for row in data.create_dict_iterator(num_epochs=1, output_numpy=True):
+        assert row["input"][0] == count
+        count += 4
+        data.sync_update(condition_name="policy", data={"loss": count})
+    assert count == 8
+    # the second batch's rows were mapped after the first update
+    assert seen[:4] == [0, 0, 0, 0] and seen[4:] == [4, 4, 4, 4]
+    with pytest.raises(RuntimeError, match="no sync_wait named 'other'"):
+        data.sync_update("other")
+
+
+def test_sync_wait_times_out_without_updates():
+    ds.config.set_data_timeout(1)
+    data = ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False).sync_wait("c").batch(2)
+    with pytest.raises(RuntimeError, match="waited 1.0 s for sync_update"):
+        list(data.create_tuple_iterator(output_numpy=True, num_epochs=1))
+    with pytest.raises(ValueError, match="'num_batch' must be a positive int"):
+        ds.NumpySlicesDataset({"x": [1]}).sync_wait("c", num_batch=0)
