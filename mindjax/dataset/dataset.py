@@ -221,6 +221,7 @@ class Dataset:
                 outputs come first, then the untouched columns.
             num_parallel_workers: threads (or processes) for this pipeline.
             python_multiprocessing: run the pipeline in worker processes.
+            callbacks: ``DSCallback`` objects (keyword), called as rows leave the map.
 
         Returns:
             The mapped dataset.
@@ -228,7 +229,7 @@ class Dataset:
         from mindjax.dataset.ops import MapNode
 
         return MapNode(self, operations, input_columns, output_columns, num_parallel_workers,
-                       python_multiprocessing)
+                       python_multiprocessing, kwargs.get("callbacks"))
 
     def filter(self, predicate: Callable[..., Any], input_columns: Any = None,
                num_parallel_workers: int | None = None) -> "Dataset":
@@ -273,6 +274,79 @@ class Dataset:
 
         return BatchNode(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
                          input_columns, output_columns, python_multiprocessing)
+
+    def padded_batch(self, batch_size: int, drop_remainder: bool = False, num_parallel_workers: int | None = None,
+                     pad_info: dict[str, tuple[Any, Any]] | None = None) -> "Dataset":
+        """Batch rows of different shapes, padding each column at its end.
+
+        Arguments:
+            batch_size: rows per batch.
+            drop_remainder: drop a last, short batch.
+            num_parallel_workers: threads for this pipeline.
+            pad_info: column -> (shape, pad_value); a None shape or dimension pads to the
+                longest in the batch; columns left out pad to the longest with 0.
+
+        Returns:
+            The batched dataset.
+        """
+        from mindjax.dataset.bucket import PadBatch, check_pad_info
+        from mindjax.dataset.ops import BatchNode
+
+        columns = self.get_col_names()
+        pad_info = check_pad_info(pad_info, columns, "padded_batch")
+        return BatchNode(self, batch_size, drop_remainder, num_parallel_workers, PadBatch(columns, pad_info),
+                         None, None, False)
+
+    def bucket_batch_by_length(self, column_names: Any, bucket_boundaries: list[int],
+                               bucket_batch_sizes: list[int], element_length_function: Callable[..., Any] | None = None,
+                               pad_info: dict[str, tuple[Any, Any]] | None = None, pad_to_bucket_boundary: bool = False,
+                               drop_remainder: bool = False) -> "Dataset":
+        """Group rows by length into buckets and batch each bucket with its own batch size.
+
+        A row of length ``L`` (its first column's first dimension, or
+        ``element_length_function(*columns)``) goes to bucket ``i`` where
+        ``bucket_boundaries[i-1] <= L < bucket_boundaries[i]``; a bucket is emitted when it
+        holds ``bucket_batch_sizes[i]`` rows, the partial ones at the end (unless
+        ``drop_remainder``).
+
+        Arguments:
+            column_names: the columns given to ``element_length_function``.
+            bucket_boundaries: strictly increasing positive ints.
+            bucket_batch_sizes: one more than the boundaries.
+            element_length_function: ``f(*columns) -> int`` (default: the length of the one column).
+            pad_info: as :meth:`padded_batch`; None pads nothing.
+            pad_to_bucket_boundary: pad None dimensions to the bucket's boundary - 1.
+            drop_remainder: drop the partial batches at the end.
+
+        Returns:
+            The batched dataset.
+        """
+        from mindjax.dataset.bucket import BucketBatchNode
+
+        return BucketBatchNode(self, column_names, bucket_boundaries, bucket_batch_sizes, element_length_function,
+                               pad_info, pad_to_bucket_boundary, drop_remainder)
+
+    def sync_wait(self, condition_name: str, num_batch: int = 1,
+                  callback: Callable[..., Any] | None = None) -> "Dataset":
+        """A barrier: after ``num_batch`` batches the pipeline waits for ``sync_update(condition_name)``.
+
+        Arguments:
+            condition_name: the barrier's name, for :meth:`sync_update`.
+            num_batch: batches (of the next ``batch``) let through per release. Default: 1.
+            callback: ``f(data)``, called with each ``sync_update``'s ``data`` before the rows go on.
+
+        Returns:
+            The dataset with the barrier.
+        """
+        from mindjax.dataset.sync import SyncWaitNode
+
+        return SyncWaitNode(self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name: str, num_batch: int | None = None, data: Any = None) -> None:
+        """Release the barrier ``condition_name`` for ``num_batch`` more batches (default: its own), with ``data``."""
+        from mindjax.dataset.sync import sync_update
+
+        sync_update(self, condition_name, num_batch, data)
 
     def shuffle(self, buffer_size: int) -> "Dataset":
         """Shuffle rows within a window of ``buffer_size`` (a full shuffle when it covers the data).

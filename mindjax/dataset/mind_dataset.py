@@ -17,7 +17,7 @@ from mindjax.dataset.rows import ArgTypeError, DataError
 from mindjax.dataset.samplers import BuiltinSampler, _rng
 from mindjax.dataset.sources import MappableSourceDataset, _check_shards
 
-__all__ = ["MindDataset", "Shuffle"]
+__all__ = ["MindDataset", "Shuffle", "file_shuffle_mode", "FileOrderSampler"]
 
 
 class Shuffle(str, enum.Enum):
@@ -63,7 +63,19 @@ class _Shards:
         return [self[i][k] for i in range(len(self))]
 
 
-class _FileOrderSampler(BuiltinSampler):
+def file_shuffle_mode(shuffle: Any, who: str) -> tuple[Shuffle | None, bool | None]:
+    """(the per-file mode ``FILES``/``INFILE`` or None, the row shuffle flag) of a file source's ``shuffle``."""
+    if shuffle is not None and not isinstance(shuffle, (bool, Shuffle)):
+        raise ArgTypeError(f"For '{who}', 'shuffle' must be a bool, None or ds.Shuffle, got {shuffle!r}")
+    if not isinstance(shuffle, Shuffle):
+        return None, shuffle
+    flag = None if shuffle != Shuffle.FALSE else False
+    if shuffle in (Shuffle.ADAPTIVE, Shuffle.GLOBAL, Shuffle.PARTIAL, Shuffle.FALSE):
+        return None, flag
+    return shuffle, flag
+
+
+class FileOrderSampler(BuiltinSampler):
     """``Shuffle.FILES``/``Shuffle.INFILE`` orders, then MindSpore's strided shards and ``num_samples``."""
 
     _salt = 11
@@ -128,14 +140,7 @@ class MindDataset(MappableSourceDataset):
 
         if cache is not None:
             raise ValueError("For 'MindDataset', 'cache' is not supported")
-        if shuffle is not None and not isinstance(shuffle, (bool, Shuffle)):
-            raise ArgTypeError(f"For 'MindDataset', 'shuffle' must be a bool, None or ds.Shuffle, got {shuffle!r}")
-        mode = None
-        if isinstance(shuffle, Shuffle):
-            mode = shuffle
-            shuffle = None if shuffle != Shuffle.FALSE else False
-            if mode in (Shuffle.ADAPTIVE, Shuffle.GLOBAL, Shuffle.PARTIAL, Shuffle.FALSE):
-                mode = None
+        mode, shuffle = file_shuffle_mode(shuffle, self._name)
         file_mode = mode is not None and sampler is None
         super().__init__(None if file_mode else num_samples, num_parallel_workers,
                          False if file_mode else shuffle, None if file_mode else num_shards,
@@ -159,7 +164,7 @@ class MindDataset(MappableSourceDataset):
         self._column_names = columns
         if file_mode:
             shards_checked = _check_shards(self._name, num_shards, shard_id)
-            self.sampler = _FileOrderSampler(mode, [s.rows for s in shards], *shards_checked,
+            self.sampler = FileOrderSampler(mode, [s.rows for s in shards], *shards_checked,
                                              None if num_samples == 0 else num_samples)
         if count and self.num_shards and len(self._reader) % self.num_shards:
             raise DataError(f"For 'MindDataset', rows plus num_padded ({len(self._reader)}) must divide by "

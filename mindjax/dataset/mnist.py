@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from mindjax.dataset._batched import gather_rows
-from mindjax.dataset.rows import DataError
+from mindjax.dataset.rows import ArgTypeError, DataError
 from mindjax.dataset.sources import MappableSourceDataset
 
-__all__ = ["MnistDataset", "read_idx_header"]
+__all__ = ["MnistDataset", "FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset", "read_idx_header"]
 
 _IMAGES_MAGIC = 2051
 _LABELS_MAGIC = 2049
@@ -47,7 +47,8 @@ def read_idx_header(path: str, magic: int, ndim: int) -> tuple[int, ...]:
     return tuple(int.from_bytes(head[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
 
 
-def _find_pairs(dataset_dir: str, usage: str) -> list[tuple[str, str]]:
+def _find_pairs(dataset_dir: str, usage: str, who: str = "MnistDataset", file_prefix: str = "",
+                usage_prefix: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """The (images, labels) files ``usage`` reads, paired in sorted name order as MindSpore pairs them.
 
     As in MindSpore, a file belongs to ``usage`` when its name contains
@@ -56,11 +57,13 @@ def _find_pairs(dataset_dir: str, usage: str) -> list[tuple[str, str]]:
     reads whichever of the two sets the folder holds, ``t10k`` first (sorted).
     A gzipped copy is used only where the plain file is absent.
     """
-    prefix = {"train": "train", "test": "t10k", "all": ""}[usage]
+    prefix = (usage_prefix or {"train": "train", "test": "t10k", "all": ""})[usage]
     images, labels = [], []
     for name in sorted(os.listdir(dataset_dir)):
         path = os.path.join(dataset_dir, name)
         if not os.path.isfile(path) or (name.endswith(".gz") and os.path.isfile(path[:-3])):
+            continue
+        if not name.startswith(file_prefix):
             continue
         if f"{prefix}-images" in name and "idx3-ubyte" in name:
             images.append(path)
@@ -74,13 +77,15 @@ def _find_pairs(dataset_dir: str, usage: str) -> list[tuple[str, str]]:
         present = {os.path.basename(p) for p in images + labels}
         missing = sorted({v for k, v in partner.items() if v not in present and v + ".gz" not in present
                           and v.removesuffix(".gz") not in present})
-        raise DataError(f"For 'MnistDataset', usage '{usage}' in '{dataset_dir}' finds {len(images)} images "
+        raise DataError(f"For '{who}', usage '{usage}' in '{dataset_dir}' finds {len(images)} images "
                         f"files but {len(labels)} labels files; they must pair up: "
                         + ", ".join(f"'{os.path.join(dataset_dir, m)}'" for m in missing) + " is missing")
     if not images:
-        wanted = {"train": ["train"], "test": ["t10k"], "all": ["train", "t10k"]}[usage]
-        names = " or ".join(f"'{p}-images-idx3-ubyte' with '{p}-labels-idx1-ubyte'" for p in wanted)
-        raise DataError(f"For 'MnistDataset', no data for usage '{usage}' in '{dataset_dir}': {names} "
+        test = (usage_prefix or {}).get("test", "t10k")
+        wanted = {"train": ["train"], "test": [test], "all": ["train", test]}[usage]
+        names = " or ".join(f"'{file_prefix}{p}-images-idx3-ubyte' with '{file_prefix}{p}-labels-idx1-ubyte'"
+                            for p in wanted)
+        raise DataError(f"For '{who}', no data for usage '{usage}' in '{dataset_dir}': {names} "
                         "(each may end in '.gz') is missing")
     return list(zip(images, labels))
 
@@ -176,20 +181,169 @@ class MnistDataset(MappableSourceDataset):
     """
 
     _name = "MnistDataset"
+    _usage_prefix: dict[str, str] | None = None
+
+    def _file_prefix(self) -> str:
+        return ""
 
     def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: int | None = None,
                  num_parallel_workers: int | None = None, shuffle: bool | None = None, sampler: Any = None,
                  num_shards: int | None = None, shard_id: int | None = None, cache: Any = None) -> None:
         super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id, sampler)
         if cache is not None:
-            raise ValueError("For 'MnistDataset', 'cache' is not supported")
+            raise ValueError(f"For '{self._name}', 'cache' is not supported")
         if not isinstance(dataset_dir, (str, os.PathLike)) or not os.path.isdir(dataset_dir):
-            raise ValueError(f"For 'MnistDataset', dataset_dir '{dataset_dir}' does not exist or is not a directory")
+            raise ValueError(f"For '{self._name}', dataset_dir '{dataset_dir}' does not exist or is not a directory")
         usage = "all" if usage is None else usage
         if usage not in ("train", "test", "all"):
-            raise ValueError(f"For 'MnistDataset', 'usage' must be 'train', 'test' or 'all', got {usage!r}")
+            raise ValueError(f"For '{self._name}', 'usage' must be 'train', 'test' or 'all', got {usage!r}")
         directory = os.fspath(dataset_dir)
-        pairs = [_IdxPair(images, labels) for images, labels in _find_pairs(directory, usage)]
+        pairs = [_IdxPair(images, labels) for images, labels in _find_pairs(directory, usage, self._name,
+                                                                             self._file_prefix(), self._usage_prefix)]
         self.dataset_dir, self.usage = directory, usage
         self._reader = _MnistReader(pairs)
         self._column_names = ["image", "label"]
+
+
+class FashionMnistDataset(MnistDataset):
+    """Fashion-MNIST: the same idx files and columns as :class:`MnistDataset` (same arguments)."""
+
+    _name = "FashionMnistDataset"
+
+
+class KMnistDataset(MnistDataset):
+    """Kuzushiji-MNIST: the same idx files and columns as :class:`MnistDataset` (same arguments)."""
+
+    _name = "KMnistDataset"
+
+
+_EMNIST_NAMES = ("byclass", "bymerge", "balanced", "letters", "digits", "mnist")
+
+
+class EMnistDataset(MnistDataset):
+    """EMNIST: ``emnist-<name>-{train,test}-{images-idx3,labels-idx1}-ubyte``; columns as :class:`MnistDataset`.
+
+    Arguments:
+        dataset_dir: the folder with the files (each may end in ``.gz``).
+        name: the split: ``'byclass'``, ``'bymerge'``, ``'balanced'``, ``'letters'``, ``'digits'`` or ``'mnist'``.
+        usage: ``'train'``, ``'test'`` or ``'all'`` (default).
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache:
+            as :class:`MnistDataset`.
+    """
+
+    _name = "EMnistDataset"
+    _usage_prefix = {"train": "train", "test": "test", "all": ""}
+
+    def __init__(self, dataset_dir: str, name: str, usage: str | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int | None = None, shuffle: bool | None = None, sampler: Any = None,
+                 num_shards: int | None = None, shard_id: int | None = None, cache: Any = None) -> None:
+        if name not in _EMNIST_NAMES:
+            raise ValueError(f"For 'EMnistDataset', 'name' must be one of {list(_EMNIST_NAMES)}, got {name!r}")
+        self.name = name
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def _file_prefix(self) -> str:
+        return f"emnist-{self.name}-"
+
+
+_QMNIST_LABELS_MAGIC = 3074  # idx: int32, 2 dimensions
+
+
+def _read_qmnist_labels(path: str) -> np.ndarray:
+    n, cols = read_idx_header(path, _QMNIST_LABELS_MAGIC, 2)
+    with _open(path) as f:
+        raw = f.read()[12:]
+    if len(raw) < n * cols * 4:
+        raise DataError(f"For 'QMnistDataset', '{path}' is truncated: {len(raw)} data bytes, its header promises "
+                        f"{n * cols * 4}")
+    return np.frombuffer(raw, dtype=">i4", count=n * cols).reshape(n, cols).astype(np.uint32)
+
+
+class _QMnistReader:
+    def __init__(self, images: np.ndarray, labels: np.ndarray, compat: bool) -> None:
+        self.images, self.labels, self.compat = images, labels, compat
+
+    def __len__(self) -> int:
+        return len(self.images)
+
+    def __getitem__(self, idx: int) -> tuple[np.ndarray, np.ndarray]:
+        label = self.labels[idx]
+        return np.array(self.images[idx]), np.array(label[0] if self.compat else label)
+
+
+class QMnistDataset(MappableSourceDataset):
+    """QMNIST: ``qmnist-{train,test}-images-idx3-ubyte`` with ``...-labels-idx2-int`` (and ``xnist-*`` for NIST).
+
+    Columns ``image`` (uint8, (28, 28, 1)) and ``label``: the class (uint32 scalar) with
+    ``compat``, else the 8 QMNIST label fields (uint32, (8,)).
+
+    Arguments:
+        dataset_dir: the folder with the files (each may end in ``.gz``).
+        usage: ``'train'``, ``'test'``, ``'test10k'`` (the first 10000 test rows), ``'test50k'``
+            (the rest), ``'nist'`` or ``'all'`` (default: train, test and nist).
+        compat: the label is the class only. Default: True.
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache:
+            as :class:`MnistDataset`.
+    """
+
+    _name = "QMnistDataset"
+
+    def __init__(self, dataset_dir: str, usage: str | None = None, compat: bool = True,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Any = None, num_shards: int | None = None,
+                 shard_id: int | None = None, cache: Any = None) -> None:
+        super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id, sampler)
+        if cache is not None:
+            raise ValueError("For 'QMnistDataset', 'cache' is not supported")
+        if not isinstance(dataset_dir, (str, os.PathLike)) or not os.path.isdir(dataset_dir):
+            raise ValueError(f"For 'QMnistDataset', dataset_dir '{dataset_dir}' does not exist or is not a directory")
+        usage = "all" if usage is None else usage
+        splits = {"train": ["qmnist-train"], "test": ["qmnist-test"], "test10k": ["qmnist-test"],
+                  "test50k": ["qmnist-test"], "nist": ["xnist"], "all": ["qmnist-train", "qmnist-test", "xnist"]}
+        if usage not in splits:
+            raise ValueError(f"For 'QMnistDataset', 'usage' must be one of {list(splits)}, got {usage!r}")
+        if not isinstance(compat, bool):
+            raise ArgTypeError(f"For 'QMnistDataset', 'compat' must be a bool, got {compat!r}")
+        directory = os.fspath(dataset_dir)
+        images, labels = [], []
+        for stem in splits[usage]:
+            found = self._pair(directory, stem, required=usage != "all")
+            if found is None:
+                continue
+            pair = _IdxPair.__new__(_IdxPair)
+            n, rows, cols = read_idx_header(found[0], _IMAGES_MAGIC, 3)
+            pair.images, pair.n, pair.shape = found[0], n, (rows, cols)
+            data = _IdxPair._data(found[0], 16, n * rows * cols).reshape(n, rows, cols, 1)
+            label = _read_qmnist_labels(found[1])
+            if len(label) != n:
+                raise DataError(f"For 'QMnistDataset', '{found[0]}' holds {n} images but '{found[1]}' holds "
+                                f"{len(label)} labels")
+            images.append(np.asarray(data))
+            labels.append(label)
+        if not images:
+            raise DataError(f"For 'QMnistDataset', no QMNIST files for usage '{usage}' in '{directory}'")
+        all_images, all_labels = np.concatenate(images), np.concatenate(labels)
+        if usage == "test10k":
+            all_images, all_labels = all_images[:10000], all_labels[:10000]
+        elif usage == "test50k":
+            all_images, all_labels = all_images[10000:], all_labels[10000:]
+        self.dataset_dir, self.usage, self.compat = directory, usage, compat
+        self._reader = _QMnistReader(all_images, all_labels, compat)
+        self._column_names = ["image", "label"]
+
+    @staticmethod
+    def _pair(directory: str, stem: str, required: bool) -> tuple[str, str] | None:
+        paths = []
+        for suffix in ("-images-idx3-ubyte", "-labels-idx2-int"):
+            path = os.path.join(directory, stem + suffix)
+            if not os.path.isfile(path) and os.path.isfile(path + ".gz"):
+                path += ".gz"
+            paths.append(path)
+        present = [os.path.isfile(p) for p in paths]
+        if all(present):
+            return paths[0], paths[1]
+        if required or any(present):
+            missing = [p for p, ok in zip(paths, present) if not ok]
+            raise DataError(f"For 'QMnistDataset', {missing[0]} is missing")
+        return None

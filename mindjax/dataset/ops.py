@@ -17,7 +17,7 @@ from mindjax.dataset._batched import BatchedMapDataset, BatchReader, MapRows, Se
 from mindjax.dataset._grain import (INFINITE, ConcatIterDataset, EpochChainIterDataset, EpochsMapDataset,
                                     IndexedMapDataset, SkipIterDataset, WindowShuffleMapDataset,
                                     derive_seed)
-from mindjax.dataset.dataset import BatchInfo, Dataset, ceil_div
+from mindjax.dataset.dataset import BatchInfo, Dataset, as_iter_dataset, ceil_div
 from mindjax.dataset.rows import (ArgTypeError, BuildContext, DataError, Row, as_column_list, check_positive_int,
                                   column_value)
 from mindjax.dataset.transforms.base import Transform, call_transform
@@ -88,8 +88,12 @@ class MapNode(Dataset):
     _workers_from_config = True
 
     def __init__(self, child: Dataset, operations: Any, input_columns: Any, output_columns: Any,
-                 num_parallel_workers: int | None, python_multiprocessing: bool) -> None:
+                 num_parallel_workers: int | None, python_multiprocessing: bool, callbacks: Any = None) -> None:
+        from mindjax.dataset.callback import _CallbackState, check_callbacks
+
         super().__init__([child], num_parallel_workers, python_multiprocessing)
+        self.callbacks = check_callbacks(callbacks)
+        self._callback_state = _CallbackState()
         ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
         if not ops:
             raise ValueError("For 'map', 'operations' must not be empty")
@@ -120,7 +124,15 @@ class MapNode(Dataset):
     def _build(self, ctx: BuildContext, path: tuple[int, ...]) -> Any:
         seed = ctx.seed_at(path) if self._random else None
         fn = _ApplyMap(self.operations, self._in_idx, self._inputs, self._outputs, self._layout, seed)
-        return self._build_child(0, ctx, path).map_with_index(fn)
+        mapped = self._build_child(0, ctx, path).map_with_index(fn)
+        if not self.callbacks:
+            return mapped
+        from mindjax.dataset.callback import CallbackIterDataset
+
+        return CallbackIterDataset(as_iter_dataset(mapped), self.callbacks, self._callback_state, ctx.epoch[0])
+
+    def _mappable(self) -> bool:
+        return not self.callbacks and super()._mappable()
 
     def _runs_python(self) -> bool:
         return not self._batchable
@@ -129,7 +141,7 @@ class MapNode(Dataset):
         return [op for op in self.operations if not isinstance(op, Transform)]
 
     def _batch_reader(self, ctx: BuildContext, path: tuple[int, ...]) -> BatchReader | None:
-        if not self._batchable:
+        if not self._batchable or self.callbacks:
             return None
         inner = self.children[0]._batch_reader(ctx, path + (0,))
         if inner is None:
@@ -284,6 +296,11 @@ class BatchNode(Dataset):
                              f"got input_columns={input_columns!r}")
         _check_per_batch_map_arity(per_batch_map, input_columns)
         self.per_batch_map = per_batch_map
+        from mindjax.dataset.sync import SyncWaitNode
+
+        for node in child._walk():  # a sync_wait counts its batches in rows of this batch
+            if isinstance(node, SyncWaitNode) and node.batch_size == 1:
+                node.batch_size = self.batch_size
         columns = child.get_col_names()
         inputs = as_column_list(input_columns, "batch", "input_columns") or list(columns)
         for name in inputs:

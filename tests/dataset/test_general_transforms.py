@@ -40,3 +40,15 @@ def test_random_compositions_draw_from_the_pipeline_generator():
     orders = {int(transforms.RandomOrder([add, double])._apply(np.array([1]), rng=np.random.default_rng(s))[0])
               for s in range(20)}
     assert orders == {4, 3}
+
+
+def test_not_random_marks_the_function_and_plugin_names_the_alternative():
+    from mindjax.dataset import transforms, vision
+
+    @transforms.not_random
+    def double(x):
+        return x * 2
+
+    assert double.random is False and double(3) == 6 and vision.not_random is transforms.not_random
+    with pytest.raises(NotImplementedError, match="ctypes.CDLL"):
+        transforms.Plugin("libx.so", "f")

@@ -5,7 +5,7 @@ inside grain's threads or worker processes. Random transforms draw from the
 generator the pipeline passes in (derived from the dataset seed, the epoch
 and the row), so the same seed gives the same augmentations, in any number
 of workers and after a resume. Called directly, they draw from a generator
-seeded once from the dataset seed.
+seeded from the dataset seed, restarted by each ``set_seed``.
 """
 from __future__ import annotations
 
@@ -16,14 +16,17 @@ import numpy as np
 __all__ = ["Transform", "RandomTransform"]
 
 _eager_rng: np.random.Generator | None = None
+_eager_generation: int = -1
 
 
 def _default_rng() -> np.random.Generator:
-    global _eager_rng
-    if _eager_rng is None:
-        from mindjax.dataset import config
+    """The generator of eager calls: restarted from the dataset seed after each ``set_seed``."""
+    global _eager_rng, _eager_generation
+    from mindjax.dataset import config
 
+    if _eager_rng is None or _eager_generation != config._seed_generation:
         _eager_rng = np.random.default_rng(config.get_seed())
+        _eager_generation = config._seed_generation
     return _eager_rng
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from mindjax.dataset.transforms.base import RandomTransform, Transform, call_transform
 
 __all__ = ["TypeCast", "OneHot", "Compose", "Duplicate", "Fill", "PadEnd", "Concatenate", "Mask", "Relational",
-           "Slice", "Unique", "RandomApply", "RandomChoice", "RandomOrder"]
+           "Slice", "Unique", "RandomApply", "RandomChoice", "RandomOrder", "Plugin", "not_random"]
 
 
 def _numpy_dtype(data_type: Any, who: str) -> np.dtype:
@@ -334,3 +334,26 @@ class RandomOrder(RandomTransform):
     def _apply(self, *args: Any, rng: np.random.Generator | None = None) -> Any:
         order = rng.permutation(len(self.transforms))
         return Compose([self.transforms[k] for k in order])._apply(*args, rng=rng)
+
+
+class Plugin(Transform):
+    """MindSpore's C++ plugin op (a function from a shared library run inside its C++ pipeline); not supported.
+
+    Raises:
+        NotImplementedError: always. MindJAX pipelines run Python callables: load the library
+            with ``ctypes.CDLL(lib_path)`` and pass a Python function calling it to ``map``.
+    """
+
+    def __init__(self, lib_path: str, func_name: str, user_args: str | None = None) -> None:
+        raise NotImplementedError(f"For 'Plugin', loading '{func_name}' from the C++ library '{lib_path}' is not "
+                                  "supported: MindJAX pipelines run Python callables; wrap the function with "
+                                  "ctypes.CDLL(lib_path) in a Python function and pass that to Dataset.map")
+
+
+def not_random(function: Any) -> Any:
+    """Mark a Python function transform as deterministic (sets ``function.random = False``), as MindSpore does.
+
+    MindJAX never reseeds plain Python functions, so the mark only records the intent.
+    """
+    function.random = False
+    return function

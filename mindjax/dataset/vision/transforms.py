@@ -4,44 +4,22 @@ Names, arguments and defaults follow ``mindspore.dataset.vision``.
 """
 from __future__ import annotations
 
-import enum
 from typing import Any, Sequence
 
 import numpy as np
 
 from mindjax.dataset.image_folder import decode_image
 from mindjax.dataset.transforms.base import RandomTransform, Transform
+from mindjax.dataset.vision.utils import Border, Inter
 
-__all__ = ["Inter", "Border", "Decode", "Resize", "CenterCrop", "RandomCrop", "RandomHorizontalFlip",
+__all__ = ["Decode", "Resize", "CenterCrop", "RandomCrop", "RandomHorizontalFlip",
            "RandomVerticalFlip", "Normalize", "Rescale", "HWC2CHW", "ToTensor", "Pad"]
-
-
-class Inter(enum.IntEnum):
-    """Interpolation modes."""
-
-    NEAREST = 0
-    LINEAR = 1
-    BILINEAR = 1
-    CUBIC = 2
-    BICUBIC = 2
-    AREA = 3
-    PILCUBIC = 4
-    ANTIALIAS = 5
-
-
-class Border(str, enum.Enum):
-    """Padding modes."""
-
-    CONSTANT = "constant"
-    EDGE = "edge"
-    REFLECT = "reflect"
-    SYMMETRIC = "symmetric"
 
 
 def _pil_filter(inter: Inter) -> int:
     from PIL import Image
 
-    return {Inter.NEAREST: Image.NEAREST, Inter.LINEAR: Image.BILINEAR, Inter.CUBIC: Image.BICUBIC,
+    return {Inter.NEAREST: Image.NEAREST, Inter.BILINEAR: Image.BILINEAR, Inter.BICUBIC: Image.BICUBIC,
             Inter.AREA: Image.BOX, Inter.PILCUBIC: Image.BICUBIC, Inter.ANTIALIAS: Image.LANCZOS}[Inter(inter)]
 
 
@@ -406,3 +384,18 @@ class Pad(Transform):
 
             return Image.fromarray(out)
         return out
+
+
+_SIBLINGS = ("color", "geometry", "augment", "auto_augment", "bbox", "utils")
+
+
+def __getattr__(name: str) -> Any:
+    # MindSpore defines every vision transform in ``vision.transforms``; the newer ones live in
+    # sibling modules here (which import this one), so they are looked up on first use.
+    import importlib
+
+    for sibling in _SIBLINGS:
+        module = importlib.import_module(f"mindjax.dataset.vision.{sibling}")
+        if name in getattr(module, "__all__", ()):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
