@@ -797,7 +797,7 @@ def _binary_method(name: str, fn: Callable[[Any, Any], Any]) -> None:
 
 _BINARY = {
     "add": jnp.add, "sub": jnp.subtract, "subtract": jnp.subtract, "mul": jnp.multiply, "multiply": jnp.multiply,
-    "true_divide": _true_divide, "divide": _true_divide, "floor_divide": jnp.floor_divide, "fmod": jnp.fmod,
+    "true_divide": _true_divide, "floor_divide": jnp.floor_divide, "fmod": jnp.fmod,
     "remainder": jnp.remainder, "pow": jnp.power, "maximum": jnp.maximum, "minimum": jnp.minimum,
     "fmax": jnp.fmax, "fmin": jnp.fmin, "logical_and": jnp.logical_and, "logical_or": jnp.logical_or,
     "logical_xor": jnp.logical_xor, "bitwise_and": jnp.bitwise_and, "bitwise_or": jnp.bitwise_or,
@@ -813,6 +813,7 @@ _BINARY = {
 }
 for _n, _f in _BINARY.items():
     _binary_method(_n, _f)
+_method(div, "divide")  # MindSpore's alias of div, rounding_mode included
 
 
 def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002

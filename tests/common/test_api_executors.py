@@ -32,3 +32,11 @@ def test_compile_builds_the_graph_program_and_changes_no_parameter():
 def test_compile_reports_a_shape_error_naming_the_cell():
     with pytest.raises(ValueError, match="For 'Dense'"):
         _cell_graph_executor.compile(nn.Dense(3, 2), ms.Tensor(np.ones((4, 5), np.float32)))
+
+
+@pytest.mark.parametrize("mode, expected", [(None, [0.25, 2.5, 3.1666667]), ("floor", [0.0, 2.0, 3.0]),
+                                            ("trunc", [0.0, 2.0, 3.0])])
+def test_tensor_divide_takes_rounding_mode_as_div(mode, expected):
+    x = ms.Tensor(np.array([1.0, 5.0, 9.5], np.float32))
+    y = ms.Tensor(np.array([4.0, 2.0, 3.0], np.float32))
+    np.testing.assert_allclose(x.divide(y, rounding_mode=mode).asnumpy(), expected, rtol=1e-6)
