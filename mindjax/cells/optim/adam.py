@@ -37,6 +37,21 @@ def _check_adam_values(beta1: Any, beta2: Any, eps: Any, where: str) -> None:
     check_positive_float(eps, "eps", where)
 
 
+def _init_adam_state(opt: Optimizer, beta1: float, beta2: float, eps: float, use_locking: bool,
+                     use_nesterov: bool) -> None:
+    """The checked hyper-parameters and the state of MindSpore's Adam kernel: beta powers, two moments."""
+    where = opt._where()
+    _check_adam_values(beta1, beta2, eps, where)
+    check_value_type(use_locking, "use_locking", bool, where)
+    check_value_type(use_nesterov, "use_nesterov", bool, where)
+    opt.beta1, opt.beta2, opt.eps = beta1, beta2, eps
+    opt.use_locking, opt.use_nesterov = use_locking, use_nesterov
+    opt.beta1_power = Parameter(jnp.ones((1,), jnp.float32), name="beta1_power")
+    opt.beta2_power = Parameter(jnp.ones((1,), jnp.float32), name="beta2_power")
+    opt.moment1 = opt._clone_state("moment1", "zeros")
+    opt.moment2 = opt._clone_state("moment2", "zeros")
+
+
 def _next_beta_powers(opt: Optimizer) -> tuple[Any, Any]:
     """Multiply ``beta1_power``/``beta2_power`` by the betas, store and return them."""
     beta1_power = opt.beta1_power._value * jnp.float32(opt.beta1)
@@ -217,20 +232,8 @@ class AdamOffload(Optimizer):
                  eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False,
                  weight_decay: Any = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        where = self._where()
-        _check_adam_values(beta1, beta2, eps, where)
-        check_value_type(use_locking, "use_locking", bool, where)
-        check_value_type(use_nesterov, "use_nesterov", bool, where)
         self.params = self.parameters
-        self.beta1 = beta1
-        self.beta2 = beta2
-        self.eps = eps
-        self.use_locking = use_locking
-        self.use_nesterov = use_nesterov
-        self.beta1_power = Parameter(jnp.ones((1,), jnp.float32), name="beta1_power")
-        self.beta2_power = Parameter(jnp.ones((1,), jnp.float32), name="beta2_power")
-        self.moment1 = self._clone_state("moment1", "zeros")
-        self.moment2 = self._clone_state("moment2", "zeros")
+        _init_adam_state(self, beta1, beta2, eps, use_locking, use_nesterov)
 
     def construct(self, gradients: Any) -> bool:
         grads = self.scale_grad(self.decay_weight(self._check_gradients(gradients)))

@@ -10,12 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from mindjax.cells.optim._checks import check_positive_float, check_value_type
-from mindjax.cells.optim.adam import _apply_adam, _check_adam_values, _next_beta_powers
+from mindjax.cells.optim.adam import _apply_adam, _check_adam_values, _init_adam_state, _next_beta_powers
 from mindjax.cells.optim.init_args import opt_init_args_register
 from mindjax.cells.optim.optimizer import Optimizer
-from mindjax.cells.parameter import Parameter
 
-import jax.numpy as jnp
 
 __all__ = ["LazyAdam"]
 
@@ -50,17 +48,7 @@ class LazyAdam(Optimizer):
         # MindSpore's own spelling of the argument in this message.
         check_value_type(weight_decay, "weight_dacay", float, where)
         check_positive_float(weight_decay, "weight_decay", where, allow_zero=True)
-        check_value_type(use_locking, "use_locking", bool, where)
-        check_value_type(use_nesterov, "use_nesterov", bool, where)
-        self.beta1 = beta1
-        self.beta2 = beta2
-        self.eps = eps
-        self.use_nesterov = use_nesterov
-        self.use_locking = use_locking
-        self.beta1_power = Parameter(jnp.ones((1,), jnp.float32), name="beta1_power")
-        self.beta2_power = Parameter(jnp.ones((1,), jnp.float32), name="beta2_power")
-        self.moment1 = self._clone_state("moment1", "zeros")
-        self.moment2 = self._clone_state("moment2", "zeros")
+        _init_adam_state(self, beta1, beta2, eps, use_locking, use_nesterov)
 
     def construct(self, gradients: Any) -> bool:
         grads = self.decay_weight(self._check_gradients(gradients))
