@@ -813,7 +813,14 @@ _BINARY = {
 }
 for _n, _f in _BINARY.items():
     _binary_method(_n, _f)
-_method(div, "divide")  # MindSpore's alias of div, rounding_mode included
+
+
+def divide(self: Tensor, value: Any, *, rounding_mode: Any = None) -> Tensor:
+    """MindSpore's alias of :meth:`div` (``rounding_mode`` included)."""
+    return div(self, value, rounding_mode=rounding_mode)
+
+
+_method(divide)
 
 
 def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
