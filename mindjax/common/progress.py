@@ -13,9 +13,8 @@ dispatch costs one counter add.
 from __future__ import annotations
 
 import collections
-import contextlib
 import time
-from typing import Any, Iterator
+from typing import Any
 
 __all__ = ["DISPATCHES", "TRACKING", "PENDING", "IN_DISPATCH", "dispatching", "dispatched", "oldest_pending"]
 
@@ -28,23 +27,37 @@ PENDING: collections.deque = collections.deque(maxlen=4096)
 IN_DISPATCH: list[tuple[int, float] | None] = [None]
 
 
-@contextlib.contextmanager
-def dispatching() -> Iterator[None]:
+class _Dispatching:
+    """The context of :func:`dispatching`: a class, not a generator, since it wraps every compiled call."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        if TRACKING[0]:
+            IN_DISPATCH[0] = (DISPATCHES[0] + 1, time.monotonic())
+
+    def __exit__(self, *exc: Any) -> None:
+        if TRACKING[0]:
+            IN_DISPATCH[0] = None
+
+
+_DISPATCHING = _Dispatching()
+
+
+def dispatching() -> _Dispatching:
     """Mark the block (one compiled program's dispatch call) as under way, for :func:`oldest_pending`.
 
     A call that runs the program inline does not return until the program
     ends; while it waits in a collective it counts as a pending dispatch.
     (The first call of a program also compiles it: a compile longer than
-    the collective timeout counts as waiting too.)
+    the collective timeout counts as waiting too.) Without the watchdog it
+    does nothing.
+
+    Example:
+        >>> with dispatching():
+        ...     pass
     """
-    if not TRACKING[0]:
-        yield
-        return
-    IN_DISPATCH[0] = (DISPATCHES[0] + 1, time.monotonic())
-    try:
-        yield
-    finally:
-        IN_DISPATCH[0] = None
+    return _DISPATCHING
 
 
 def dispatched(output: Any) -> None:

@@ -80,19 +80,15 @@ def stage_of_parameters(network: Any) -> dict[int, tuple[Variable, int]]:
         if (id(cell), stage) in seen:
             return
         seen.add((id(cell), stage))
-        params, cells = cell._registries()
-        for p in params.values():
-            if p is None:
-                continue
+        for p in cell.get_parameters(expand=False):
             if stage is None:
                 shared.add(id(p))
             elif id(p) in found and found[id(p)][1] != stage:
                 shared.add(id(p))
             else:
                 found[id(p)] = (p, stage)
-        for child in cells.values():
-            if child is not None:
-                walk(child, stage)
+        for child in cell.cells():
+            walk(child, stage)
 
     walk(network, None)
     return {k: v for k, v in found.items() if k not in shared}

@@ -33,10 +33,10 @@ from mindjax.common.checks import any_failed, checks_output, collect_checks
 from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
-from mindjax.parallel import stage_state as _stage_state
+from mindjax.parallel import stage_state  # noqa: F401 - fills the state_layout upcall that Program calls
 from mindjax.parallel import strategy_file as _strategy_file
 from mindjax.parallel.shard import place
-from mindjax.transforms.jit import ParallelPlanning, run_growing_state, run_over_state
+from mindjax.transforms.jit import Program, run_over_state
 
 
 def sink_runs_on_device() -> bool:
@@ -88,8 +88,13 @@ def _exempt_ids(cell: Any) -> set[int]:
     return exempt
 
 
-class StepProgram:
+class StepProgram(Program):
     """``cell(*batch)`` compiled over the Cell tree's state, with donation.
+
+    A :class:`~mindjax.transforms.jit.Program` whose every Variable comes back
+    from each call (so donation is exact), with a single-step and a sink entry.
+    ``Model`` keeps it in the training Cell's program cache, keyed by the Cell's
+    signature and these options.
 
     Arguments:
         cell: the training Cell (``TrainOneStepCell`` or any Cell).
@@ -98,14 +103,13 @@ class StepProgram:
     """
 
     def __init__(self, cell: Any, guard_loss: bool = True, halt_on_nonfinite: bool = True) -> None:
-        self.cell = cell
-        self.guard_loss = guard_loss
-        self.halt_on_nonfinite = halt_on_nonfinite and guard_loss
         # Set on the device by a failed step: later steps, dispatched before the host has looked,
         # skip their updates too, so the state stays that before the failure until release_halt().
         self._halt = Variable(jnp.asarray(False))
-        self.variables: list[Variable] = collect_variables(cell) + [RNG_STATE, self._halt]
-        self._ids = {id(v) for v in self.variables}
+        super().__init__(collect_variables(cell) + [RNG_STATE, self._halt], cell._where(), owner=cell)
+        self.cell = cell
+        self.guard_loss = guard_loss
+        self.halt_on_nonfinite = halt_on_nonfinite and guard_loss
         self._exempt = _exempt_ids(cell) | {id(self._halt)}
         # (loss finite, value checks) of the last call, on the device; stacked over steps after run_sink.
         self.last_report: Any = None
@@ -113,10 +117,6 @@ class StepProgram:
         self._sink = jax.jit(self._pure_sink, donate_argnums=(0,))
         # Per Variable, in a parallel mode: the batch is split and the state laid out on the mesh.
         self._shardings: list[Any] | None = None
-        # Pipeline stages' state in stage groups (see mindjax.parallel.stage_state), or None.
-        self._layout: _stage_state.StageLayout | None = None
-        # The parallel context's plan per batch signature: the same hook as every compiled call.
-        self.planning = ParallelPlanning(cell)
         if _dp.parallel_active():
             _dp.configure_train_cell(cell)
 
@@ -167,11 +167,11 @@ class StepProgram:
 
     def _prepare(self, batch: tuple[Any, ...], dim: int) -> tuple[list[Any], tuple[Any, ...]]:
         variables = self.variables
-        layout = self._layout = _stage_state.layout_for(self, variables, self.cell)
         if not _dp.parallel_active():
             self._shardings = None
-            values = [v._value for v in variables]
-            return (layout.pack(values) if layout is not None else values), batch
+            return self.pack_state([v._value for v in variables]), batch
+        # Pipeline stages' state travels in stage groups (see mindjax.parallel.stage_state).
+        layout = self.state_layout()
         if self._plan_parallel(variables, layout, batch, dim):
             self._shardings = None  # the searched plan lays the state out anew
         if self._shardings is None or len(self._shardings) != len(variables):
@@ -209,7 +209,7 @@ class StepProgram:
             with _progress.dispatching():
                 return variables, jitted(values, placed)
 
-        variables, (out, new) = run_growing_state(attempt, self.variables, self._ids, self.cell._where())
+        variables, (out, new) = self.grow_state(attempt)
         _progress.dispatched(out[1][0])  # the loss-is-finite flag: never donated
         for var, val in zip(variables, new):
             if val is not None:

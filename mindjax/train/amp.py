@@ -60,8 +60,8 @@ from mindjax.common.tensor import Tensor, tensor_op
 from mindjax import cells as _cells
 from mindjax import ops as _ops
 from mindjax.cells.cell import Cell, set_precision_policy
-from mindjax.cells.wrap.cell_wrapper import TrainOneStepCell, WithLossCell, _to_float32
-from mindjax.cells.wrap.loss_scale import TrainOneStepWithLossScaleCell, _all_finite
+from mindjax.cells.wrap.cell_wrapper import TrainOneStepCell, WithLossCell, to_float32
+from mindjax.cells.wrap.loss_scale import TrainOneStepWithLossScaleCell, all_finite_tree
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.precision import NO_CAST, PrecisionPolicy, policy_scope
 from mindjax.transforms.control_flow import convert_function
@@ -156,7 +156,7 @@ class _OutputTo32(Cell):
 
     def construct(self, *args: Any, **kwargs: Any) -> Any:
         """The backbone's output in float32."""
-        return _to_float32(self._backbone(*args, **kwargs))
+        return to_float32(self._backbone(*args, **kwargs))
 
 
 def _keep_black_list_fp32(network: Cell, dtype: Any, black: tuple[type, ...] | None = None) -> None:
@@ -418,7 +418,7 @@ class _AmpWithLossCell(WithLossCell):
     def construct(self, data: Any, label: Any) -> Any:
         """The float32 loss of ``backbone(data)``."""
         out = self._backbone(data)
-        return self._loss_fn(_to_float32(out), _to_float32(label))
+        return self._loss_fn(to_float32(out), to_float32(label))
 
 
 def _mixed_precision_network(network: Cell, level: str, cast_type: Any, keep_bn: bool) -> Cell:
@@ -492,7 +492,7 @@ def build_train_network(network: Cell, optimizer: Cell, loss_fn: Any = None, lev
 @tensor_op
 def all_finite(inputs: Any) -> Any:
     """A scalar bool Tensor: whether every element of every Tensor in ``inputs`` is finite."""
-    return _all_finite(inputs)
+    return all_finite_tree(inputs)
 
 
 class LossScaler(metaclass=ABCMeta):

@@ -52,7 +52,7 @@ from mindjax.train.callback.time_monitor import TimeMonitor
 from mindjax.train.loss_scale import LossScaleManager
 from mindjax.train.metrics import Loss, get_metrics
 from mindjax.cells.cell import cell_signature
-from mindjax.transforms.jit import compiled_for_cell
+from mindjax.transforms.jit import compiled_for_cell, program_cache
 
 __all__ = ["Model", "NonFiniteLossError"]
 
@@ -144,7 +144,6 @@ class Model:
         self._eval_indexes = eval_indexes
         self._build_eval_network(metrics, eval_network, eval_indexes)
         self._predict_network = network
-        self._programs: dict[Any, StepProgram] = {}
         self._program: StepProgram | None = None
         self._program_version = -1
         self._current_epoch_num = 0
@@ -196,13 +195,12 @@ class Model:
     def _train_program(self) -> StepProgram:
         version = structure_version()
         if version != self._program_version:
-            sig = cell_signature(self._train_network)
-            program = self._programs.get(sig)
-            if program is None:
-                program = self._programs[sig] = StepProgram(self._train_network,
-                                                            guard_loss=self._nonfinite != "apply",
-                                                            halt_on_nonfinite=self._nonfinite == "raise")
-            self._program = program
+            # The program lives in the training Cell's cache, under the Cell's signature: it goes
+            # with the Cell, and another Model over the same Cell with the same options shares it.
+            cell, guard, halt = self._train_network, self._nonfinite != "apply", self._nonfinite == "raise"
+            key = ("Model.train", cell_signature(cell), guard, halt)
+            self._program = program_cache(cell).program(
+                key, lambda: StepProgram(cell, guard_loss=guard, halt_on_nonfinite=halt))
             self._program_version = version
         return self._program  # type: ignore[return-value]
 

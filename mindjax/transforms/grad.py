@@ -324,7 +324,6 @@ class _ModeAware:
         self._fn = fn
         self._extra = list(extra)
         self._api = api
-        self._compiled: dict[Any, Any] = {}
 
     def _signature(self) -> Any:
         if hasattr(self._fn, "cells_and_names"):
@@ -333,21 +332,18 @@ class _ModeAware:
         return structure_version()
 
     def _program(self) -> Any:
-        key = self._signature()
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            from mindjax.transforms.jit import CompiledFunction  # jit sits beside grad
+        from mindjax.transforms.jit import CompiledFunction, program_cache  # jit sits beside grad
 
+        def build() -> Any:
             initial = list(self._extra)
             if hasattr(self._fn, "parameters_and_names"):
                 initial += collect_variables(self._fn)
             seen: set[int] = set()
             variables = [v for v in initial + [RNG_STATE] if not (id(v) in seen or seen.add(id(v)))]
-            compiled = CompiledFunction(self._run, variables, f"For '{self._api}'")
-            if len(self._compiled) >= _MAX_COMPILED:
-                self._compiled.pop(next(iter(self._compiled)))
-            self._compiled[key] = compiled
-        return compiled
+            return CompiledFunction(self._run, variables, f"For '{self._api}'")
+
+        # Kept in this gradient function's own cache: its programs go when it goes.
+        return program_cache(self).program(self._signature(), build, limit=_MAX_COMPILED)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if context._MODE[0] == context.GRAPH_MODE and not context.in_compiled() \

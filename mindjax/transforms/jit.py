@@ -45,6 +45,7 @@ from mindjax.transforms.control_flow import convert_function  # also installs th
 
 _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
 T = TypeVar("T")
+P = TypeVar("P", bound="Program")
 
 
 class _NewVariables(Exception):
@@ -308,25 +309,63 @@ _NO_SCOPE = _NoScope()
 _ACTIVE_POLICY = object()  # CompiledFunction._pure's default: trace under the policy active now
 
 
-class CompiledFunction:
+class Program:
+    """A pure function over the Variables it touches, run as one ``jax.jit`` program.
+
+    The base of every compiled program: :class:`CompiledFunction` (a GRAPH-mode
+    Cell call, an ``ms.jit`` function, a gradient in GRAPH mode) and ``Model``'s
+    training step (``mindjax.train``). It owns the state (the Variables, grown
+    when a trace finds more), the parallel context's plan per input signature,
+    and how the state travels into the program (laid out per pipeline stage by
+    the parallel layer's ``state_layout``). Programs live in their owner's
+    :class:`ProgramCache`.
+
+    Arguments:
+        variables: Variables known to be touched (grows while tracing).
+        where: how errors name the program (``"For 'Net'"``).
+        owner: the Cell it runs, if any (the state layout looks for pipelines in it).
+        caller: what the user called, when it is not ``owner`` (``get_strategy`` finds the plan through it).
+    """
+
+    def __init__(self, variables: Sequence[Variable], where: str, owner: Any = None, caller: Any = None) -> None:
+        self.variables: list[Variable] = list(variables)
+        self._ids = {id(v) for v in self.variables}
+        self.where = where
+        self.owner = owner
+        self.planning = ParallelPlanning(caller if caller is not None else owner)
+        self._layout: Any = None
+
+    def grow_state(self, attempt: Callable[[], T]) -> T:
+        """``attempt()``, again each time its trace found Variables that are not yet state
+        (see :func:`run_growing_state`)."""
+        return run_growing_state(attempt, self.variables, self._ids, self.where)
+
+    def state_layout(self) -> Any:
+        """How the state travels now: the parallel layer's stage layout, or None (kept in ``_layout``)."""
+        hook = UPCALLS.state_layout
+        self._layout = hook(self, self.variables, self.owner) if hook is not None else None
+        return self._layout
+
+    def pack_state(self, values: list[Any]) -> list[Any]:
+        """The Variables' ``values`` as the program takes them (packed by the stage layout, if any)."""
+        layout = self.state_layout()
+        return layout.pack(values) if layout is not None else values
+
+
+class CompiledFunction(Program):
     """``fn`` compiled with ``jax.jit`` over the Variables it touches.
 
     Arguments:
         fn: the Python function (for a Cell, a call of the Cell).
         variables: Variables known to be touched (grows while tracing).
         where: how errors name this function (``"For 'Net'"``).
+        owner, caller: see :class:`Program`.
     """
 
     def __init__(self, fn: Callable[..., Any], variables: Sequence[Variable], where: str,
                  owner: Any = None, caller: Any = None) -> None:
+        super().__init__(variables, where, owner, caller)
         self.fn = fn
-        self.owner = owner  # the Cell it runs, if any (the state layout looks for pipelines in it)
-        # The parallel context's plan, per input signature (see ParallelPlanning).
-        self.planning = ParallelPlanning(caller if caller is not None else owner)
-        self._layout: Any = None
-        self.variables: list[Variable] = list(variables)
-        self._ids = {id(v) for v in self.variables}
-        self.where = where
         self._written: dict[Any, tuple[list[int], list[int], bool]] = {}
         self._ready = -1  # how many of the Variables have had their (lazy) values built
         # No donation: only written Variables come back, so donating the others would
@@ -383,7 +422,7 @@ class CompiledFunction:
         if self._ready == len(variables) and current_tracker() is None:
             # A Variable reset to its factory (RNG_STATE after set_seed) has no raw value: build it now,
             # or the program would see None and reuse the key it was traced with.
-            values = self._pack_state(variables, [v._value if v._raw is None else v._raw for v in variables])
+            values = self.pack_state([v._value if v._raw is None else v._raw for v in variables])
             try:
                 with _progress.dispatching():
                     out, new, new_inputs = self._jitted(values, dynamic, key, active_policy())
@@ -424,20 +463,20 @@ class CompiledFunction:
             return
 
         def discover() -> Any:
-            values = self._pack_state(self.variables, [v._value for v in self.variables])
+            values = self.pack_state([v._value for v in self.variables])
             return jax.eval_shape(lambda v, d: self._pure(v, d, key), values, dynamic)
 
         def attempt() -> bool:
             return self.planning.prepare(signature, discover)
 
-        run_growing_state(attempt, self.variables, self._ids, self.where)
+        self.grow_state(attempt)
 
     def _grow_and_run(self, dynamic: list[Any], key: Any) -> tuple[list[Any], Any]:
         def attempt() -> tuple[list[Any], Any]:
             # Builds lazy values; an enclosing tracker sees the reads.
-            values = self._pack_state(self.variables, [v._value for v in self.variables])
+            values = self.pack_state([v._value for v in self.variables])
             return values, self._jitted(values, dynamic, key, active_policy())
-        result = run_growing_state(attempt, self.variables, self._ids, self.where)
+        result = self.grow_state(attempt)
         self._ready = len(self.variables)
         return result
 
@@ -445,48 +484,69 @@ class CompiledFunction:
         """``jax.jit(...).lower`` for this call: the HLO and cost analysis of the program."""
         dynamic, key = _split_args(args, kwargs)
         self(*args, **kwargs)  # settles the Variable set
-        values = self._pack_state(self.variables, [v._value for v in self.variables])
+        values = self.pack_state([v._value for v in self.variables])
         return self._jitted.lower(values, dynamic, key, active_policy())
 
-    def _pack_state(self, variables: Sequence[Variable], values: list[Any]) -> list[Any]:
-        """The values as the program takes them: laid out by the parallel layer's hook, if any."""
-        hook = UPCALLS.state_layout
-        self._layout = hook(self, variables, self.owner) if hook is not None else None
-        return self._layout.pack(values) if self._layout is not None else values
 
+class ProgramCache:
+    """The compiled programs an object owns, so that they go when it goes.
 
-class _CellCache:
-    """A Cell's compiled programs: its call's, per signature, and its ``@ms.jit`` methods'.
-
-    It lives in the Cell (``_compiled_cache``), so the programs go when the Cell goes;
-    a copy of the Cell starts with an empty cache.
+    A Cell holds one in ``_compiled_cache`` (its call's programs per signature, its
+    ``@ms.jit`` methods', and those built over it by other layers: ``Model``'s
+    training step, keyed by the Cell's signature); an ``ms.jit`` method's
+    non-Cell instance and a gradient function hold one too. A copy of the owner
+    starts with an empty cache.
     """
 
-    __slots__ = ("version", "current", "by_signature", "methods")
+    __slots__ = ("version", "current", "by_signature", "methods", "programs")
 
     def __init__(self) -> None:
         self.version = -1
         self.current: CompiledFunction | None = None
         self.by_signature: dict[Any, CompiledFunction] = {}
         self.methods: dict[Any, CompiledFunction] = {}
+        self.programs: dict[Any, Program] = {}
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "_CellCache":
-        return _CellCache()
+    def program(self, key: Any, build: Callable[[], P], limit: int | None = None) -> P:
+        """The program cached under ``key``, built by ``build()`` the first time.
 
-    def __copy__(self) -> "_CellCache":
-        return _CellCache()
+        Arguments:
+            key: what the program depends on (a Cell's :func:`cell_signature`, options).
+            build: makes the program.
+            limit: at most this many programs are kept; the oldest goes first.
+        """
+        program = self.programs.get(key)
+        if program is None:
+            if limit is not None and len(self.programs) >= limit:
+                self.programs.pop(next(iter(self.programs)))
+            program = self.programs[key] = build()
+        return program  # type: ignore[return-value]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "ProgramCache":
+        return ProgramCache()
+
+    def __copy__(self) -> "ProgramCache":
+        return ProgramCache()
 
 
-def _cell_cache(cell: Any) -> _CellCache:
-    cache = cell.__dict__["_compiled_cache"]
+def program_cache(owner: Any) -> ProgramCache:
+    """The :class:`ProgramCache` that ``owner`` holds (made on first use).
+
+    Raises:
+        TypeError: ``owner`` has no ``__dict__`` to hold it.
+    """
+    d = getattr(owner, "__dict__", None)
+    if d is None:
+        raise TypeError(f"a {type(owner).__name__} cannot hold compiled programs: it has no __dict__")
+    cache = d.get("_compiled_cache")
     if cache is None:
-        cache = cell.__dict__["_compiled_cache"] = _CellCache()
+        cache = d["_compiled_cache"] = ProgramCache()
     return cache
 
 
 def compiled_for_cell(cell: Any) -> CompiledFunction:
     """The compiled program of ``cell`` for its current structure and flags."""
-    cache = _cell_cache(cell)
+    cache = program_cache(cell)
     version = structure_version()
     if cache.version != version:
         sig = cell_signature(cell)
@@ -688,8 +748,8 @@ class _JitFunction:
     """What ``@ms.jit`` returns: compiles on call, binds as a method.
 
     On a method, each instance has its own program (its Parameters are the
-    program's state). A Cell keeps it in its compiled cache; another object
-    keeps it in its ``__dict__``. Either way the program goes with the object.
+    program's state), kept in the instance's :class:`ProgramCache`, so the
+    program goes with the object.
     """
 
     def __init__(self, fn: Callable[..., Any], input_signature: Any = None) -> None:
@@ -708,15 +768,9 @@ class _JitFunction:
         return functools.partial(self._call_bound, instance)
 
     def _programs_of(self, instance: Any) -> dict[Any, CompiledFunction] | None:
-        d = getattr(instance, "__dict__", None)
-        if d is None:
+        if getattr(instance, "__dict__", None) is None:
             return None
-        if "_compiled_cache" in d:  # a Cell
-            return _cell_cache(instance).methods
-        programs = d.get("_mindjax_jit_programs")
-        if programs is None:
-            programs = d["_mindjax_jit_programs"] = {}
-        return programs
+        return program_cache(instance).methods
 
     def _call_bound(self, instance: Any, *args: Any, **kwargs: Any) -> Any:
         if context.in_compiled() or _has_tracer((args, kwargs)):

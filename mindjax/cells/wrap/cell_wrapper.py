@@ -34,7 +34,16 @@ def _check_cell(owner: str, arg: str, value: Any) -> None:
                         f"got {type(value).__name__}")
 
 
-def _to_float32(x: Any) -> Any:
+def to_float32(x: Any) -> Any:
+    """``x`` (a pytree) with every floating array that is not float32 cast to float32.
+
+    The training wrappers compute losses in float32 whatever precision the network runs in.
+
+    Example:
+        >>> import mindjax as ms
+        >>> to_float32((ms.Tensor([1.0], ms.float16), 2))[0].dtype
+        Float32
+    """
     def cast(a: Any) -> Any:
         if isinstance(a, (jax.Array, Tensor)) and jnp.issubdtype(a.dtype, jnp.floating) and a.dtype != jnp.float32:
             return a.astype(jnp.float32)
@@ -95,8 +104,8 @@ class WithEvalCell(Cell):
         """Return ``(loss, outputs, label)``."""
         outputs = self._network(data)
         if self.add_cast_fp32:
-            label = _to_float32(label)
-            outputs = _to_float32(outputs)
+            label = to_float32(label)
+            outputs = to_float32(outputs)
         loss = self._loss_fn(outputs, label)
         return loss, outputs, label
 

@@ -27,8 +27,11 @@ from mindjax.cells.wrap.cell_wrapper import TrainOneStepCell
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell"]
 
 
-def _all_finite(tree: Any) -> Any:
-    """True (a scalar bool array) when every element of every array in ``tree`` is finite."""
+def all_finite_tree(tree: Any) -> Any:
+    """True (a scalar bool array) when every element of every array in ``tree`` is finite.
+
+    Integer and bool arrays count as finite; works inside compiled code.
+    """
     leaves = [jnp.asarray(x) for x in jax.tree_util.tree_leaves(tree)]
     flags = [jnp.all(jnp.isfinite(x)) for x in leaves if jnp.issubdtype(x.dtype, jnp.inexact)]
     if not flags:
@@ -150,7 +153,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
 
     def get_overflow_status(self, status: Any, compute_output: Any) -> Any:
         """True (a bool array) when ``compute_output`` holds an Inf or NaN."""
-        return jnp.logical_not(_all_finite(compute_output))
+        return jnp.logical_not(all_finite_tree(compute_output))
 
     def process_loss_scale(self, overflow: Any) -> Any:
         """Update the scale from ``overflow`` (through the update Cell) and return ``overflow``."""
