@@ -89,15 +89,15 @@ def test_static_export_fixes_the_batch_and_checks_inputs(tmp_path):
         graph(ms.Tensor(np.ones((2, 4), np.float32)), ms.Tensor(np.ones((2, 4), np.float32)))
 
 
-def test_mindir_and_other_formats_are_refused(tmp_path):
+def test_air_and_onnx_formats_are_refused(tmp_path):
     net = nn.Dense(4, 3)
     x = ms.Tensor(np.ones((2, 4), np.float32))
-    with pytest.raises(ValueError, match="'MINDIR' is not supported, use 'STABLEHLO'"):
-        export(net, x, file_name=str(tmp_path / "d"), file_format="MINDIR")
-    with pytest.raises(ValueError, match="'ONNX' is not supported, use 'STABLEHLO'"):
+    with pytest.raises(ValueError, match="'ONNX' is not supported, use 'STABLEHLO' or 'MINDIR'"):
         export(net, x, file_name=str(tmp_path / "d"), file_format="ONNX")
-    with pytest.raises(ValueError, match="MINDIR, which is not supported, use STABLEHLO"):
-        load(str(tmp_path / "net.mindir"))
+    with pytest.raises(ValueError, match="'AIR' is not supported"):
+        export(net, x, file_name=str(tmp_path / "d"), file_format="AIR")
+    with pytest.raises(ValueError, match="must be 'STABLEHLO' or 'MINDIR', got 'PB'"):
+        export(net, x, file_name=str(tmp_path / "d"), file_format="PB")
     assert not list(tmp_path.iterdir())
 
 
