@@ -1,0 +1,57 @@
+"""MINDIR files written by MindJAX's ms.export, read and run by the real MindSpore 2.10 (and the reverse)."""
+import numpy as np
+import pytest
+
+import mindspore
+import mindjax as mj
+from mindjax import nn
+from mindjax.train.serialization._mindir import read_model
+
+
+class LeNetLike(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 3, 5, pad_mode="valid", has_bias=True)
+        self.conv2 = nn.Conv2d(3, 4, 3, stride=2, pad_mode="pad", padding=1)
+        self.relu = nn.ReLU()
+        self.sigmoid = nn.Sigmoid()
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(4 * 2 * 2, 5)
+        self.softmax = nn.Softmax()
+
+    def construct(self, x):
+        x = self.pool(self.relu(self.conv1(x)))
+        x = self.pool(self.sigmoid(self.conv2(x)))
+        return self.softmax(self.fc(self.flatten(x)))
+
+
+def _mlp():
+    return nn.SequentialCell(nn.Flatten(), nn.Dense(28 * 28, 16), nn.ReLU(), nn.Dense(16, 10))
+
+
+@pytest.mark.parametrize("make, shape", [(_mlp, (1, 1, 28, 28)), (LeNetLike, (2, 1, 20, 20))], ids=["mlp", "lenet"])
+def test_mindspore_loads_and_runs_a_mindjax_mindir_with_the_same_outputs(tmp_path, make, shape):
+    net = make()
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    path = mj.export(net, mj.Tensor(x), file_name=str(tmp_path / "net"), file_format="MINDIR")
+    expected = net(mj.Tensor(x)).asnumpy()
+    mindspore.set_context(mode=mindspore.GRAPH_MODE)
+    graph = mindspore.nn.GraphCell(mindspore.load(path))
+    got = graph(mindspore.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_mindjax_reads_mindspore_mindir_protobuf_and_refuses_to_run_it(tmp_path):
+    mindspore.set_context(mode=mindspore.GRAPH_MODE)
+    ms_net = mindspore.nn.SequentialCell(mindspore.nn.Flatten(), mindspore.nn.Dense(12, 3))
+    mindspore.export(ms_net, mindspore.Tensor(np.ones((1, 1, 3, 4), np.float32)), file_name=str(tmp_path / "ms"),
+                     file_format="MINDIR")
+    path = str(tmp_path / "ms.mindir")
+    model = read_model(path)  # MindJAX's run-time schema parses MindSpore's own file
+    assert model.producer_name == "MindSpore"
+    assert sorted(t.ref_key for t in model.graph.parameter) == ["1.bias", "1.weight"]
+    weight = next(t for t in model.graph.parameter if t.ref_key == "1.weight")
+    np.testing.assert_array_equal(np.frombuffer(weight.raw_data, "<f4").reshape(3, 12), ms_net[1].weight.asnumpy())
+    with pytest.raises(ValueError, match=f"{path} is a MindIR file from MindSpore without the StableHLO program"):
+        mj.load(path)
