@@ -18,17 +18,16 @@ parameters as its first argument, is stored as ``jax.export`` StableHLO in
 stored parameters, so a loaded file computes exactly what was exported for any
 network, and ``GraphCell(graph, params_init={...})`` can replace parameters by
 name. What MindSpore can do with such a file: parse it with its own
-``mind_ir`` protobuf (``ms.load_mindir`` in MindSpore returns the
-``ModelProto``) and read the parameters, shapes and nodes. What it cannot be
-relied on for: MindSpore's ``load`` compiling and running it. The nodes follow
-MindSpore 2.10's exporter closely, but they come from JAX's operations, not
-from MindSpore's compiler (no ``Load``/``UpdateState`` side-effect chain, no
-MindSpore-specific attributes beyond the primitives' own), JAX operations with
-no direct MindSpore primitive are written as ``jax.<name>`` nodes (listed in
-``user_info['mindjax.unmapped_ops']``), and nothing here is tested against
-MindSpore's graph compiler. Likewise MindJAX does not execute MindSpore's graph
-nodes: ``ms.load`` reads only MINDIR files written by MindJAX and refuses one
-from MindSpore with a clear error.
+``mind_ir`` protobuf and read the parameters, shapes and nodes; for networks
+whose operations all have a MindSpore primitive, MindSpore 2.10's own
+``mindspore.load`` + ``nn.GraphCell`` runs it (tested on an MLP and a
+LeNet-style conv net, equal outputs). What it cannot be relied on for: running
+every file. JAX operations with no direct MindSpore primitive are written as
+``jax.<name>`` nodes (listed in ``user_info['mindjax.unmapped_ops']``), which
+MindSpore cannot run, and the graph is not MindSpore's compiler output (no
+``Load``/``UpdateState`` side-effect chain). Likewise MindJAX does not execute
+MindSpore's graph nodes: ``ms.load`` reads only MINDIR files written by MindJAX
+and refuses one from MindSpore with an error naming the file.
 
 Example:
     >>> ms.export(net, ms.Tensor(np.ones((1, 1, 32, 32), np.float32)),
