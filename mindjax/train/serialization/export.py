@@ -70,7 +70,7 @@ def _spec(x: Any, batch: Any) -> jax.ShapeDtypeStruct:
     return jax.ShapeDtypeStruct(shape, dtype)
 
 
-def export(net: Any, *inputs: Any, file_name: str, file_format: str = "STABLEHLO", **kwargs: Any) -> str:
+def export(net: Any, *inputs: Any, file_name: str, file_format: str = "STABLEHLO", **kwargs: Any) -> None:
     """Serialize ``net``'s inference function to ``file_name`` (``.stablehlo``/``.mindir`` appended when missing).
 
     Arguments:
@@ -85,7 +85,8 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "STABLEHLO
             the current back end by default.
 
     Returns:
-        The path written.
+        None, as MindSpore's: the file is ``file_name`` with ``.stablehlo`` or
+        ``.mindir`` appended when missing.
 
     Raises:
         ValueError: an unsupported format or argument; for ``'MINDIR'``, a
@@ -116,7 +117,8 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "STABLEHLO
         net.set_train(False)
     try:
         if fmt == "MINDIR":
-            return _export_mindir(net, variables, specs, file_name, kwargs.get("platforms"))
+            _export_mindir(net, variables, specs, file_name, kwargs.get("platforms"))
+            return None
         variables = variables + [RNG_STATE]
         # Read outside the trace: a lazily created random key made inside it would be a tracer.
         values = [v._value for v in variables]
@@ -132,7 +134,7 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "STABLEHLO
             net.set_train(was_training)
     path = file_name if file_name.endswith(_SUFFIX) else file_name + _SUFFIX
     atomic_write_bytes(path, bytes(exported.serialize()))
-    return path
+    return None
 
 
 def _arrays(out: Any) -> Any:
@@ -151,7 +153,7 @@ def _input_names(net: Any, count: int) -> list[str]:
     return names[:count]
 
 
-def _export_mindir(net: Any, variables: list[Any], specs: list[Any], file_name: str, platforms: Any) -> str:
+def _export_mindir(net: Any, variables: list[Any], specs: list[Any], file_name: str, platforms: Any) -> None:
     """``export(..., file_format='MINDIR')``: the parameters as arguments of the traced program."""
     from jax import export as jax_export
 
@@ -185,7 +187,6 @@ def _export_mindir(net: Any, variables: list[Any], specs: list[Any], file_name: 
                                          list(zip(names, [np.asarray(v) for v in values])), specs)
     path = file_name if file_name.endswith(_MINDIR_SUFFIX) else file_name + _MINDIR_SUFFIX
     write_mindir(path, graph, prims, unmapped, exported)
-    return path
 
 
 class GraphCell(Cell):
