@@ -63,3 +63,18 @@ def test_mindjax_reads_mindspore_mindir_protobuf_and_refuses_to_run_it(tmp_path)
     np.testing.assert_array_equal(np.frombuffer(weight.raw_data, "<f4").reshape(3, 12), ms_net[1].weight.asnumpy())
     with pytest.raises(ValueError, match=f"{path} is a MindIR file from MindSpore without the StableHLO program"):
         mj.load(path)
+
+
+def test_mindspore_load_mindir_reads_mindjax_file_and_mindjax_reads_mindspore_save(tmp_path):
+    net = _mlp()
+    path = _export(net, mj.Tensor(np.ones((1, 1, 28, 28), np.float32)), file_name=str(tmp_path / "mj"),
+                   file_format="MINDIR")
+    theirs = mindspore.load_mindir(path)
+    assert theirs.producer_name == "MindJAX"
+    assert [t.ref_key for t in theirs.graph.parameter] == ["1.weight", "1.bias", "3.weight", "3.bias"]
+    theirs.user_info["version"] = "edited by MindSpore"
+    mindspore.save_mindir(theirs, str(tmp_path / "edited"))
+    ours = mj.load_mindir(str(tmp_path / "edited.mindir"))
+    assert ours.user_info["version"] == "edited by MindSpore"
+    x = mj.Tensor(np.ones((1, 1, 28, 28), np.float32))
+    np.testing.assert_allclose(mj.load(str(tmp_path / "edited.mindir"))(x).asnumpy(), net(x).asnumpy(), rtol=1e-6)

@@ -203,3 +203,26 @@ def test_mindir_write_is_atomic_and_leaves_no_temporary(tmp_path):
     _export(net, x, file_name=str(tmp_path / "m"), file_format="MINDIR")
     _export(net, x, file_name=str(tmp_path / "m.mindir"), file_format="mindir")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.mindir"]
+
+
+def test_load_mindir_and_save_mindir_edit_the_model_proto(tmp_path):
+    net = _mlp()
+    x = ms.Tensor(np.ones((1, 1, 3, 4), np.float32))
+    path = _export(net, x, file_name=str(tmp_path / "m"), file_format="MINDIR")
+    model = ms.load_mindir(path)
+    assert model.producer_name == "MindJAX" and len(model.graph.parameter) == 4
+    model.user_info["version"] = "v100"
+    ms.save_mindir(model, str(tmp_path / "edited"))  # .mindir appended, as MindSpore's
+    edited = ms.load_mindir(str(tmp_path / "edited.mindir"))
+    assert edited.user_info["version"] == "v100"
+    np.testing.assert_allclose(ms.load(str(tmp_path / "edited.mindir"))(x).asnumpy(), net(x).asnumpy(), rtol=1e-6)
+    with pytest.raises(TypeError, match="For 'save_mindir', the argument 'model' must be ModelProto"):
+        ms.save_mindir(object(), str(tmp_path / "x.mindir"))
+    with pytest.raises(TypeError, match="The '3' must be string"):
+        ms.load_mindir(3)
+    with pytest.raises(ValueError, match="For 'load_mindir', the file .*missing.mindir does not exist"):
+        ms.load_mindir(str(tmp_path / "missing.mindir"))
+    (tmp_path / "bad.mindir").write_bytes(b"\xff\xff\xff")
+    with pytest.raises(ValueError, match="For 'load_mindir', failed to read .*bad.mindir"):
+        ms.load_mindir(str(tmp_path / "bad.mindir"))
+    assert not (tmp_path / "x.mindir").exists()

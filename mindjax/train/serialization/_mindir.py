@@ -26,7 +26,7 @@ import numpy as np
 from mindjax.train.serialization._mindir_proto import DTYPE_TO_NP, messages
 from mindjax.train.serialization.atomic import atomic_write_bytes
 
-__all__ = ["MindIRProgram", "write_mindir", "read_program", "read_model"]
+__all__ = ["MindIRProgram", "write_mindir", "read_program", "read_model", "load_mindir", "save_mindir"]
 
 _PAYLOAD = "mindjax.stablehlo"
 _FORMAT = "mindjax.format"
@@ -63,25 +63,64 @@ def write_mindir(path: str, graph: Any, primitives: list[Any], unmapped: set[str
     atomic_write_bytes(path, model.SerializeToString())
 
 
-def read_model(file_name: str) -> Any:
+def read_model(file_name: str, where: str = "load") -> Any:
     """Parse ``file_name`` as a MindIR ``ModelProto`` (any producer's).
+
+    Arguments:
+        file_name: the file.
+        where: the API named in errors.
 
     Raises:
         ValueError: the file is missing, or is not a MindIR protobuf; the message names it.
     """
     if not os.path.isfile(file_name):
-        raise ValueError(f"For 'load', the file {file_name} does not exist")
+        raise ValueError(f"For '{where}', the file {file_name} does not exist")
     with open(file_name, "rb") as f:
         data = f.read()
     model = messages()["ModelProto"]()
     try:
         model.ParseFromString(data)
     except Exception as exc:  # protobuf's DecodeError, or others on garbage
-        raise ValueError(f"For 'load', failed to read {file_name}: it is truncated, corrupted or not a MindIR "
+        raise ValueError(f"For '{where}', failed to read {file_name}: it is truncated, corrupted or not a MindIR "
                          f"file ({type(exc).__name__}: {exc})") from exc
     if not data or not model.HasField("graph"):
-        raise ValueError(f"For 'load', failed to read {file_name}: it is not a MindIR file (no graph)")
+        raise ValueError(f"For '{where}', failed to read {file_name}: it is not a MindIR file (no graph)")
     return model
+
+
+def load_mindir(file_name: str) -> Any:
+    """MindSpore's ``load_mindir``: a MindIR file (MindSpore's or MindJAX's) as its ``ModelProto`` message.
+
+    The message class is MindJAX's run-time build of MindSpore's schema, with the
+    same field names (``graph.parameter``, ``user_info``, ...).
+
+    Raises:
+        TypeError: ``file_name`` is not a str.
+        ValueError: the file does not exist or is not a MindIR protobuf.
+    """
+    if not isinstance(file_name, str):
+        raise TypeError(f"The '{file_name}' must be string, but got {type(file_name)}.")
+    return read_model(os.path.realpath(file_name), where="load_mindir")
+
+
+def save_mindir(model: Any, file_name: str) -> None:
+    """MindSpore's ``save_mindir``: write a ``ModelProto`` to ``file_name`` (``.mindir`` appended), atomically.
+
+    Arguments:
+        model: a ``ModelProto`` (from :func:`load_mindir`, or MindSpore's own message class).
+        file_name: the file to write.
+
+    Raises:
+        TypeError: ``model`` is not a ModelProto, or ``file_name`` not a str.
+    """
+    descriptor = getattr(model, "DESCRIPTOR", None)
+    if getattr(descriptor, "full_name", None) != "mind_ir.ModelProto":
+        raise TypeError(f"For 'save_mindir', the argument 'model' must be ModelProto, but got {type(model)}.")
+    if not isinstance(file_name, str):
+        raise TypeError(f"The '{file_name}' must be string, but got {type(file_name)}.")
+    if not file_name.endswith(".mindir"):
+        file_name += ".mindir"
+    atomic_write_bytes(os.path.realpath(file_name), model.SerializeToString())
 
 
 def read_program(file_name: str) -> MindIRProgram:
