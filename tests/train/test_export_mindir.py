@@ -226,3 +226,51 @@ def test_load_mindir_and_save_mindir_edit_the_model_proto(tmp_path):
     with pytest.raises(ValueError, match="For 'load_mindir', failed to read .*bad.mindir"):
         ms.load_mindir(str(tmp_path / "bad.mindir"))
     assert not (tmp_path / "x.mindir").exists()
+
+
+class Embed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(6, 4)
+        self.fc = nn.Dense(4, 2)
+
+    def construct(self, ids):
+        return self.fc(self.emb(ids)).sum(1)
+
+
+@pytest.mark.parametrize("fmt", ["MINDIR", "STABLEHLO"])
+def test_a_network_with_index_checks_exports_in_both_modes(tmp_path, mode, fmt):
+    net = Embed()
+    ids = ms.Tensor(np.array([[0, 5, 2], [1, 1, 4]], np.int32))
+    assert ms.export(net, ids, file_name=str(tmp_path / "e"), file_format=fmt) is None
+    graph = ms.load(str(tmp_path / ("e.mindir" if fmt == "MINDIR" else "e.stablehlo")))
+    np.testing.assert_allclose(graph(ids).asnumpy(), net(ids).asnumpy(), rtol=1e-6, atol=1e-6)
+    if fmt == "MINDIR":
+        assert [t.ref_key for t in read_model(str(tmp_path / "e.mindir")).graph.parameter] == [
+            "emb.embedding_table", "fc.weight", "fc.bias"]
+
+
+def test_tuple_outputs_and_a_function_export_as_mindir(tmp_path):
+    class Two(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Dense(3, 2)
+
+        def construct(self, x):
+            y = self.fc(x)
+            return y, ms.ops.exp(y)
+
+    net = Two()
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    path = _export(net, x, file_name=str(tmp_path / "two"), file_format="MINDIR")
+    model = read_model(path)
+    assert model.graph.output[0].denotation == "Tuple" and len(model.graph.output[0].attr_info.values) == 2
+    for got, want in zip(ms.load(path)(x), net(x)):
+        np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-6)
+
+    def double(a):
+        return a * 2.0 + 1.0
+
+    path = _export(double, x, file_name=str(tmp_path / "fn"), file_format="MINDIR")
+    assert not read_model(path).graph.parameter
+    np.testing.assert_allclose(ms.load(path)(x).asnumpy(), 3.0)

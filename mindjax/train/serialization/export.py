@@ -46,8 +46,9 @@ import numpy as np
 
 from mindjax.cells.cell import Cell
 from mindjax.cells.state import collect_variables, run_with_state, substituted
-from mindjax.common.tensor import Tensor
+from mindjax.common.checks import collect_checks
 from mindjax.common.random import RNG_STATE
+from mindjax.common.tensor import Tensor
 from mindjax.train.serialization.atomic import atomic_write_bytes
 
 __all__ = ["export", "load", "GraphCell"]
@@ -125,7 +126,7 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "STABLEHLO
 
         def infer(*args: Any) -> Any:
             # Anything the network writes while traced (a random key) is put back.
-            with substituted(variables, values):
+            with substituted(variables, values), collect_checks():  # value checks: see _export_mindir
                 return net(*args)
 
         exported = jax_export.export(jax.jit(infer), platforms=kwargs.get("platforms"))(*specs)
@@ -167,7 +168,10 @@ def _export_mindir(net: Any, variables: list[Any], specs: list[Any], file_name: 
     strays: list[Any] = []
 
     def infer(params: tuple, *args: Any) -> Any:
-        run = run_with_state(variables + [RNG_STATE], list(params) + [rng], lambda: net(*args))
+        # Value checks (index ranges) are collected and left out: an exported program cannot call back
+        # to the host, so out-of-range indices are clamped there as XLA does.
+        with collect_checks():
+            run = run_with_state(variables + [RNG_STATE], list(params) + [rng], lambda: net(*args))
         for key, var in run.touched.items():
             if key not in known and key not in run.created and isinstance(var, Parameter):
                 strays.append(var)
