@@ -26,7 +26,7 @@ __all__ = ["build_graph"]
 _NAMED = {"relu": "ReLU", "sigmoid": "Sigmoid", "silu": "SiLU", "relu6": "ReLU6", "softplus": "Softplus"}
 _UNARY = {"exp": "Exp", "log": "Log", "tanh": "Tanh", "logistic": "Sigmoid", "neg": "Neg", "sqrt": "Sqrt",
           "rsqrt": "Rsqrt", "abs": "Abs", "sin": "Sin", "cos": "Cos", "floor": "Floor", "ceil": "Ceil",
-          "sign": "Sign", "erf": "Erf", "log1p": "Log1p", "expm1": "Expm1", "square": "Square", "round": "Round", "is_finite": "IsFinite"}
+          "sign": "Sign", "erf": "Erf", "erfc": "Erfc", "log1p": "Log1p", "expm1": "Expm1", "square": "Square", "round": "Round", "is_finite": "IsFinite"}
 _BINARY = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Maximum", "min": "Minimum", "pow": "Pow",
            "atan2": "Atan2", "eq": "Equal", "ne": "NotEqual", "lt": "Less", "le": "LessEqual", "gt": "Greater",
            "ge": "GreaterEqual"}
