@@ -64,15 +64,32 @@ def _block():
     return net
 
 
+class EmbedPool(nn.Cell):
+    """Embedding (Gather), a Dense on 3-D input, slicing and AvgPool."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(6, 4)
+        self.fc = nn.Dense(4, 3)
+        self.pool = nn.AvgPool2d(2, 2)
+
+    def construct(self, ids):
+        h = self.fc(self.emb(ids)).reshape(2, 1, 3, 3)
+        return self.pool(h[:, :, :2, 1:3])
+
+
 def _mlp():
     return nn.SequentialCell(nn.Flatten(), nn.Dense(28 * 28, 16), nn.ReLU(), nn.Dense(16, 10))
 
 
-@pytest.mark.parametrize("make, shape", [(_mlp, (1, 1, 28, 28)), (LeNetLike, (2, 1, 20, 20)), (_block, (2, 3, 8, 8))],
-                         ids=["mlp", "lenet", "residual_bn"])
+@pytest.mark.parametrize("make, shape", [(_mlp, (1, 1, 28, 28)), (LeNetLike, (2, 1, 20, 20)), (_block, (2, 3, 8, 8)),
+                                         (EmbedPool, None)], ids=["mlp", "lenet", "residual_bn", "embed_pool"])
 def test_mindspore_loads_and_runs_a_mindjax_mindir_with_the_same_outputs(tmp_path, make, shape):
     net = make()
-    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    if shape is None:
+        x = np.array([[0, 5, 2], [1, 1, 4]], np.int32)
+    else:
+        x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
     path = _export(net, mj.Tensor(x), file_name=str(tmp_path / "net"), file_format="MINDIR")
     assert read_model(path).user_info["mindjax.unmapped_ops"] == "[]"
     net.set_train(False)

@@ -91,6 +91,27 @@ def test_mindir_nodes_are_mindspore_primitives(tmp_path):
     assert [consts[i] for i in matmul.input[2:]] == [0, 1]  # transpose_a=False, transpose_b=True (Dense)
 
 
+def test_gather_avgpool_slice_and_nd_dense_become_mindspore_primitives(tmp_path):
+    class EmbedPool(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(6, 4)
+            self.fc = nn.Dense(4, 3)
+            self.pool = nn.AvgPool2d(2, 2)
+
+        def construct(self, ids):
+            h = self.fc(self.emb(ids)).reshape(2, 1, 3, 3)
+            return self.pool(h[:, :, :2, 1:3])
+
+    net = EmbedPool()
+    ids = ms.Tensor(np.array([[0, 5, 2], [1, 1, 4]], np.int32))
+    path = _export(net, ids, file_name=str(tmp_path / "ep"), file_format="MINDIR")
+    ops = _ops(path)
+    assert {"Gather", "MatMul", "Slice", "AvgPool"} <= set(ops) and not any(o.startswith("jax.") for o in ops)
+    assert json.loads(read_model(path).user_info["mindjax.unmapped_ops"]) == []
+    np.testing.assert_allclose(ms.load(path)(ids).asnumpy(), net(ids).asnumpy(), rtol=1e-6, atol=1e-6)
+
+
 def test_operations_without_a_mindspore_primitive_are_listed_and_still_run(tmp_path):
     class Odd(nn.Cell):
         def construct(self, x):

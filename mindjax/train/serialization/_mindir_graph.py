@@ -61,7 +61,8 @@ class _Builder:
         self.prims: dict[str, Any] = {}
         self.count = 0
         self.unmapped: set[str] = set()
-        self.meta: dict[str, tuple] = {}  # name -> how it was made (for BiasAdd / transposed MatMul)
+        self.meta: dict[str, tuple] = {}  # name -> how it was made (for BiasAdd / transposed MatMul / AvgPool)
+        self.const_values: dict[str, Any] = {}
 
     def _next(self) -> int:
         self.count += 1
@@ -116,6 +117,7 @@ class _Builder:
         attr = node.attribute.add(name="value")
         self.value(attr, value)
         self.nodes.append(node)
+        self.const_values[name] = value
         return name
 
     def op(self, prim: str, inputs: Sequence[str], avals: Sequence[Any], attrs: dict[str, Any] | None = None,
@@ -213,6 +215,12 @@ class _Translator:
         if name in _BINARY:
             return [b.op(_BINARY[name], ins, avals)]
         if name == "div":
+            meta, count = b.meta.get(ins[0]), b.const_values.get(ins[1])
+            if meta and meta[0] == "wsum" and count is not None and np.all(np.asarray(count) == meta[3]):
+                # a window sum over the window's size: MindSpore's AvgPool (x, kernel_size, strides,
+                # pad_mode, data_format), pad_mode 2 = VALID and data_format 0 = NCHW as MindSpore 2.10 encodes them
+                return [b.op("AvgPool", [meta[1], b.const(meta[2][2:]), b.const(meta[4][2:]), b.const(2), b.const(0)],
+                             avals, instance="avg_pool")]
             prim = "RealDiv" if np.issubdtype(np.dtype(out.dtype), np.inexact) else "Div"
             return [b.op(prim, ins, avals)]
         if name in ("and", "or", "not") and np.dtype(out.dtype) == np.bool_:
@@ -263,10 +271,25 @@ class _Translator:
             return [b.op("Concat", [tup, b.const(int(p["dimension"]))], avals)]
         if name == "dot_general":
             return self._dot(p, ins, in_avals, avals)
+        if name == "slice" and all(int(st) == 1 for st in (p.get("strides") or ())):
+            begin = tuple(int(i) for i in p["start_indices"])
+            size = tuple(int(e) - i for e, i in zip(p["limit_indices"], begin))
+            return [b.op("Slice", [ins[0], b.const(begin), b.const(size)], avals)]
+        if name == "gather":
+            return self._gather(p, ins, in_avals, avals)
         if name == "conv_general_dilated":
             return self._conv(p, ins, in_avals, avals)
-        if name == "reduce_window_max":
+        if name in ("reduce_window_max", "reduce_window_sum"):
             window, strides = tuple(p["window_dimensions"]), tuple(p["window_strides"])
+            if name == "reduce_window_sum":
+                if (len(window) == 4 and window[:2] == (1, 1) and strides[:2] == (1, 1)
+                        and all(tuple(x) == (0, 0) for x in p["padding"])):
+                    node = b.op("jax.reduce_window_sum", ins, avals, attrs=_simple_params(p), function=False)
+                    b.meta[node] = ("wsum", ins[0], tuple(int(w) for w in window), int(np.prod(window)),
+                                    tuple(int(x) for x in strides))
+                    b.unmapped.add(name)
+                    return [node]
+                return None
             if (len(window) == 4 and window[:2] == (1, 1) and strides[:2] == (1, 1)
                     and all(tuple(x) == (0, 0) for x in p["padding"])
                     and all(d == 1 for d in tuple(p["base_dilation"]) + tuple(p["window_dilation"]))):
@@ -289,12 +312,38 @@ class _Translator:
             if meta and meta[0] == "t2d":  # x @ w.T as MindSpore's Dense writes it
                 w, tb = meta[1], not tb
             return [b.op("MatMul", [x, w, b.const(ta), b.const(tb)], avals, instance="matmul")]
+        if ranks[0] > 2 and ranks[1] == 2 and not lb and lc == ranks[0] - 1:
+            # x[..., k] @ w: a Dense on N-D input, as MindSpore's Dense does it (flatten, MatMul, reshape)
+            x = b.op("Reshape", [ins[0], b.const((-1, _dim(in_avals[0].shape[-1])))],
+                     [_Aval((-1, in_avals[0].shape[-1]), in_avals[0].dtype)])
+            w, tb = ins[1], rc == 1
+            meta = b.meta.get(w)
+            if meta and meta[0] == "t2d":
+                w, tb = meta[1], not tb
+            flat = b.op("MatMul", [x, w, b.const(False), b.const(tb)],
+                        [_Aval((-1, avals[0].shape[-1]), avals[0].dtype)], instance="matmul")
+            return [b.op("Reshape", [flat, b.const(tuple(_dim(d) for d in avals[0].shape))], avals)]
         n = ranks[0]
         batch = tuple(range(n - 2))
         if ranks[0] == ranks[1] and n >= 3 and tuple(lb) == batch and tuple(rb) == batch and lc in (n - 2, n - 1) \
                 and rc in (n - 2, n - 1):
             return [b.op("BatchMatMul", [ins[0], ins[1], b.const(lc == n - 2), b.const(rc == n - 1)], avals)]
         return None
+
+    def _gather(self, p: dict, ins: list[str], in_avals: list[Any], avals: list[Any]) -> list[str] | None:
+        """``table[ids]`` along axis 0 (``jnp.take``, an Embedding) as MindSpore's ``Gather``."""
+        dn = p["dimension_numbers"]
+        table, idx = in_avals
+        rank = len(table.shape)
+        if not (tuple(dn.collapsed_slice_dims) == (0,) and tuple(dn.start_index_map) == (0,)
+                and not tuple(getattr(dn, "operand_batching_dims", ())) and idx.shape and idx.shape[-1] == 1
+                and tuple(p["slice_sizes"]) == (1,) + tuple(table.shape[1:])
+                and tuple(dn.offset_dims) == tuple(range(len(idx.shape) - 1, len(idx.shape) - 1 + rank - 1))):
+            return None
+        b = self.b
+        ids = b.op("Reshape", [ins[1], b.const(tuple(_dim(d) for d in idx.shape[:-1]))],
+                   [_Aval(tuple(idx.shape[:-1]), idx.dtype)])
+        return [b.op("Gather", [ins[0], ids, b.const(0), b.const(0)], avals)]  # (params, indices, axis, batch_dims)
 
     def _conv(self, p: dict, ins: list[str], in_avals: list[Any], avals: list[Any]) -> list[str] | None:
         dn = p["dimension_numbers"]

@@ -11,23 +11,28 @@ size.
 (``ModelProto``, ``.mindir`` appended). The Cell's Parameters are the graph's
 ``TensorProto`` initializers with MindSpore's names and dtypes; the computation
 is written as MindSpore primitive nodes (``MatMul``, ``BiasAdd``, ``ReLU``,
-``Reshape``, ``Conv2D``, ``MaxPool``, element-wise ops, reductions, ...) so that
-tools reading MindIR see a familiar graph; and the same function, taking the
-parameters as its first argument, is stored as ``jax.export`` StableHLO in
-``user_info['mindjax.stablehlo']``. ``ms.load`` runs that program with the
-stored parameters, so a loaded file computes exactly what was exported for any
-network, and ``GraphCell(graph, params_init={...})`` can replace parameters by
-name. What MindSpore can do with such a file: parse it with its own
-``mind_ir`` protobuf and read the parameters, shapes and nodes; for networks
-whose operations all have a MindSpore primitive, MindSpore 2.10's own
-``mindspore.load`` + ``nn.GraphCell`` runs it (tested on an MLP and a
-LeNet-style conv net, equal outputs). What it cannot be relied on for: running
-every file. JAX operations with no direct MindSpore primitive are written as
-``jax.<name>`` nodes (listed in ``user_info['mindjax.unmapped_ops']``), which
-MindSpore cannot run, and the graph is not MindSpore's compiler output (no
-``Load``/``UpdateState`` side-effect chain). Likewise MindJAX does not execute
-MindSpore's graph nodes: ``ms.load`` reads only MINDIR files written by MindJAX
-and refuses one from MindSpore with an error naming the file.
+``Reshape``, ``Conv2D``, ``MaxPool``, ``AvgPool``, ``Gather``, ``Slice``,
+element-wise ops, reductions, ...) so that tools reading MindIR see a familiar
+graph; and the same function, taking the parameters as its first argument, is
+stored as ``jax.export`` StableHLO in ``user_info['mindjax.stablehlo']``.
+``ms.load`` runs that program with the stored parameters, so a loaded file
+computes exactly what was exported for any network, and ``GraphCell(graph,
+params_init={...})`` can replace parameters by name. What MindSpore can do with
+such a file: parse it with its own ``mind_ir`` protobuf and read the
+parameters, shapes and nodes; for networks whose operations all have a
+MindSpore primitive, MindSpore 2.10's own ``mindspore.load`` + ``nn.GraphCell``
+runs it (tested on an MLP and a LeNet-style conv net, a residual
+BatchNorm/LayerNorm/GELU block and an Embedding + AvgPool net, equal outputs).
+What it cannot be relied on for: running every file. JAX operations with no
+direct MindSpore primitive are written as ``jax.<name>`` nodes (listed in
+``user_info['mindjax.unmapped_ops']``), which MindSpore cannot run, and the
+graph is not MindSpore's compiler output (no ``Load``/``UpdateState`` side-
+effect chain). Likewise MindJAX does not execute MindSpore's graph nodes:
+``ms.load`` reads only MINDIR files written by MindJAX and refuses one from
+MindSpore with an error naming the file. In both formats, MindJAX's eager value
+checks (an index outside an Embedding's vocabulary raises) are not part of the
+exported program, which cannot call back to the host: out-of-range indices
+there are filled or clamped as XLA does.
 
 Example:
     >>> ms.export(net, ms.Tensor(np.ones((1, 1, 32, 32), np.float32)),
