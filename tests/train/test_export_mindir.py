@@ -295,3 +295,16 @@ def test_tuple_outputs_and_a_function_export_as_mindir(tmp_path):
     path = _export(double, x, file_name=str(tmp_path / "fn"), file_format="MINDIR")
     assert not read_model(path).graph.parameter
     np.testing.assert_allclose(ms.load(path)(x).asnumpy(), 3.0)
+
+
+def test_load_recognises_a_mindir_file_under_another_name(tmp_path):
+    net = _mlp()
+    x = ms.Tensor(np.ones((1, 1, 3, 4), np.float32))
+    path = _export(net, x, file_name=str(tmp_path / "m"), file_format="MINDIR")
+    renamed = tmp_path / "model.bin"
+    renamed.write_bytes(open(path, "rb").read())
+    np.testing.assert_allclose(ms.load(str(renamed))(x).asnumpy(), net(x).asnumpy(), rtol=1e-6)
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"\x00" * 16)
+    with pytest.raises(ValueError, match=f"failed to read {other}: it is truncated, corrupted or not a file written"):
+        ms.load(str(other))

@@ -305,8 +305,17 @@ def load(file_name: str, **kwargs: Any) -> GraphCell:
         raise NotImplementedError("For 'load', encrypted files ('dec_key') are not supported by MindJAX")
     if not isinstance(file_name, str) or not file_name:
         raise ValueError(f"For 'load', 'file_name' must be a non-empty str, got {file_name!r}")
-    if file_name.lower().endswith(_MINDIR_SUFFIX):
-        from mindjax.train.serialization._mindir import read_program
+    from mindjax.train.serialization._mindir import read_program
 
+    if file_name.lower().endswith(_MINDIR_SUFFIX):
         return GraphCell(read_program(file_name))
-    return GraphCell(_read_exported(file_name))
+    try:
+        return GraphCell(_read_exported(file_name))
+    except ValueError as exc:
+        if not os.path.isfile(file_name):
+            raise
+        try:  # a MINDIR file under another name
+            program = read_program(file_name)
+        except ValueError:
+            raise exc from None
+        return GraphCell(program)
