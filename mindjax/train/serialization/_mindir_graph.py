@@ -377,7 +377,9 @@ def _simple_params(params: dict) -> dict[str, Any]:
         elif isinstance(value, tuple) and all(isinstance(v, (bool, int)) for v in value):
             out[key] = value
         elif value is not None and not callable(value) and not hasattr(value, "eqns") and not hasattr(value, "jaxpr"):
-            out[key] = str(value)
+            text = str(value)
+            if len(text) <= 200 and "lambda" not in text:  # not a sub-program (cond branches, loop bodies)
+                out[key] = text
     return out
 
 
