@@ -125,8 +125,16 @@ def raise_failed_checks(output: Any, suffix: str = "") -> None:
 
     Raises:
         IndexValueError: when a check failed.
+
+    When ``output`` is itself traced (the compiled call runs inside an outer
+    trace: a user's ``jax.jit``, ``jax.export``), the checks are handed on: to the
+    outer program's collector when there is one (see :func:`collect_checks`),
+    otherwise to a host callback that raises when one failed.
     """
     if not output:
+        return
+    if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(output)):
+        _hand_on_traced(output, suffix)
         return
     failed, ids, details = jax.device_get(output)
     failed, ids = np.asarray(failed), np.asarray(ids)
@@ -139,6 +147,27 @@ def raise_failed_checks(output: Any, suffix: str = "") -> None:
     i = int(np.argmax(failed))
     check = _REGISTRY[int(ids[i])]
     raise IndexValueError(check.message(*[np.asarray(d) for d in details[i]]) + suffix)
+
+
+def _hand_on_traced(output: Any, suffix: str) -> None:
+    failed, ids, details = output
+    leaves, treedef = jax.tree_util.tree_flatten(details)
+
+    def message(failed_v: Any, ids_v: Any, *leaf_values: Any) -> str:
+        inner = jax.tree_util.tree_unflatten(treedef, list(leaf_values))
+        i = int(np.argmax(np.asarray(failed_v)))
+        return _REGISTRY[int(np.asarray(ids_v)[i])].message(*[np.asarray(d) for d in inner[i]]) + suffix
+
+    any_failed_ = jnp.any(failed)
+    collector = _COLLECTORS[-1] if _COLLECTORS else None
+    if collector is not None and getattr(any_failed_, "_trace", None) is collector.trace:
+        collector.checks.append(PendingCheck(any_failed_, (failed, ids, *leaves), message))
+        return
+
+    def report(*values: Any) -> None:
+        raise IndexValueError(message(*values))
+
+    lax.cond(any_failed_, lambda *v: jax.debug.callback(report, *v), lambda *v: None, failed, ids, *leaves)
 
 
 def _range_text(low: int, high: int, allowed: int | None) -> str:

@@ -1,9 +1,11 @@
-"""``load_mindir``/``save_mindir``: MindSpore's MindIR model files, which MindJAX does not read or write.
+"""``load_mindir``/``save_mindir`` (MindSpore's ``mindspore.graph._utils.mindir_util``): MindIR files as protobuf.
 
-MindIR is MindSpore's serialized graph (a protobuf ``ModelProto`` of its own IR).
-MindJAX compiles with XLA and exports programs as StableHLO
-(``ms.export(net, *inputs, file_name=..., file_format='STABLEHLO')``, read back
-with ``ms.load``), as :func:`mindjax.export` says for ``file_format='MINDIR'``.
+``load_mindir`` parses a MindIR file (MindSpore's or MindJAX's) into its
+``ModelProto`` message, and ``save_mindir`` writes one back (atomically), so
+``user_info`` and other fields can be edited as in MindSpore. The message
+classes and the files MindJAX's ``ms.export(..., file_format='MINDIR')``
+writes are in :mod:`mindjax.train.serialization` (see
+:mod:`mindjax.train.serialization.export`).
 """
 from __future__ import annotations
 
@@ -11,23 +13,35 @@ from typing import Any
 
 __all__ = ["load_mindir", "save_mindir"]
 
-_INSTEAD = ("MindJAX compiles with XLA: export a network as StableHLO with "
-            "ms.export(net, *inputs, file_name=..., file_format='STABLEHLO') and read it back with ms.load")
-
 
 def load_mindir(file_name: str) -> Any:
-    """MindSpore's MindIR reader: not supported (see the module).
+    """Load a MindIR file as its ``ModelProto`` message.
+
+    Arguments:
+        file_name: the ``.mindir`` file.
+
+    Returns:
+        The ``ModelProto``.
 
     Raises:
-        ValueError: always, naming the StableHLO export to use instead.
+        TypeError: ``file_name`` is not a str.
+        ValueError: the file does not exist or is not a MindIR protobuf.
     """
-    raise ValueError(f"For 'load_mindir', MINDIR ({file_name!r}) is not supported; {_INSTEAD}.")
+    from mindjax.train.serialization._mindir import load_mindir as _load
+
+    return _load(file_name)
 
 
 def save_mindir(model: Any, file_name: str) -> None:
-    """MindSpore's MindIR writer: not supported (see the module).
+    """Save a ``ModelProto`` to ``file_name`` (``.mindir`` appended when missing), atomically.
+
+    Arguments:
+        model: the ``ModelProto`` (as :func:`load_mindir` returns).
+        file_name: the file to write.
 
     Raises:
-        ValueError: always, naming the StableHLO export to use instead.
+        TypeError: ``model`` is not a ModelProto, or ``file_name`` not a str.
     """
-    raise ValueError(f"For 'save_mindir', MINDIR ({file_name!r}) is not supported; {_INSTEAD}.")
+    from mindjax.train.serialization._mindir import save_mindir as _save
+
+    _save(model, file_name)

@@ -127,3 +127,15 @@ def test_gather_nd_rejects_indices_outside_the_input_in_a_cell_in_both_modes(mod
     with pytest.raises(IndexValueError, match=r"'indices\[\.\.\., 0\]' must be in \[0, 2\), but got -1"):
         cell(x, ms.Tensor(np.array([[-1, 0]], np.int32)))  # MindSpore's kernel rejects negatives too
     np.testing.assert_array_equal(cell(x, ms.Tensor(np.array([[1, 2]], np.int32))).asnumpy(), [5.0])
+
+
+def test_a_compiled_cell_call_under_a_user_jax_jit_hands_its_checks_to_a_host_callback(mode):
+    emb = nn.Embedding(4, 2)
+
+    @jax.jit
+    def f(idx):
+        return emb(idx)  # a jax.Array in, a jax.Array out
+
+    np.testing.assert_allclose(np.asarray(f(np.array([1, 3], np.int32))), emb.embedding_table.asnumpy()[[1, 3]])
+    with pytest.raises(Exception, match=r"the value of .* must be in .*, but got 7"):
+        jax.block_until_ready(f(np.array([1, 7], np.int32)))

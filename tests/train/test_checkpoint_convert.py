@@ -64,10 +64,3 @@ def test_bad_arguments_raise_mindspores_errors(tmp_path):
         ms.ckpt_to_safetensors(str(tmp_path))
     with pytest.raises(ValueError, match="'processes_num' must be a positive int, but got 0"):
         ms.ckpt_to_safetensors(str(tmp_path / "net.ckpt"), processes_num=0)
-
-
-def test_mindir_files_are_refused_naming_stablehlo():
-    with pytest.raises(ValueError, match="For 'load_mindir', MINDIR .* not supported; .*file_format='STABLEHLO'"):
-        ms.load_mindir("net.mindir")
-    with pytest.raises(ValueError, match="For 'save_mindir', MINDIR .* not supported"):
-        ms.save_mindir(object(), "net.mindir")
