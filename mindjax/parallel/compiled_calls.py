@@ -53,8 +53,10 @@ from mindjax.common.upcalls import NOT_PLANNED, UPCALLS, register_upcall
 from mindjax.common.variable import Variable
 from mindjax.communication import per_device as _frames
 from mindjax.parallel import data_parallel as _dp
+from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.auto.cost import CostModel
-from mindjax.parallel.auto.plan import AutoParallelCell, default_mesh, record_plan
+from mindjax.parallel.auto.plan import AppliedLayout, AutoParallelCell, default_mesh, record_applied, record_plan
+from mindjax.parallel.shard import recording_strategies
 
 __all__ = ["auto_parallel_active", "CallPlan", "plan_compiled_call"]
 
@@ -271,11 +273,15 @@ def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | N
     """
     mode = context._PARALLEL["parallel_mode"]
     auto = mode == "auto_parallel"
-    if mode == "stand_alone" or (not auto and isinstance(caller, Cell) and _is_training_wrapper(caller)):
-        return None  # a training wrapper lays its batch out itself (TrainOneStepCell.construct)
-    with _Discovery() as seen:
+    if mode == "stand_alone":
+        return None
+    with _Discovery() as seen, recording_strategies() as applied_ops:
         discover()
+    # A training wrapper lays its batch out itself (TrainOneStepCell.construct): the Cells it calls
+    # are searched in AUTO_PARALLEL only.
     found = seen.found if auto else [f for f in seen.found if not f[2]]
+    if not auto or not found:
+        _record_applied(caller, mode, seen, found, applied_ops)
     if not found:
         return None
     runners: dict[int, Runner] = {}
@@ -299,6 +305,35 @@ def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | N
                 record_plan(owner, plan)
     _follow_weights(seen.optimizers, pinned)
     return _remember(caller, CallPlan(runners, pinned))
+
+
+def _record_applied(caller: Any, mode: str, seen: _Discovery, split: list[tuple[Cell, Any, bool]],
+                    ops: list[dict[str, Any]]) -> None:
+    """Let ``get_strategy(caller)`` show what a program planned without a search lays out."""
+    cells: list[Any] = []
+    for cell in [c for c, _, _ in seen.found] + list(seen.optimizers):
+        if not any(ref() is cell for ref in cells):
+            cells.append(weakref.ref(cell))
+    inputs = [{"cell": cell._cell_path or type(cell).__name__, "inputs": _split_specs(cell, structs)}
+              for cell, structs, _ in split]
+    applied = AppliedLayout(mode, _mesh.get_mesh(), cells, inputs, list(ops))
+    for owner in [caller, *seen.wrappers]:
+        if owner is not None:
+            record_applied(owner, applied)
+
+
+def _split_specs(cell: Cell, structs: Any) -> list[str | None]:
+    """The layouts :func:`_run_on_split_inputs` gives the array inputs (None: left whole)."""
+    specs: list[str | None] = []
+    for index, leaf in enumerate(jax.tree_util.tree_leaves(structs)):
+        if not isinstance(leaf, jax.ShapeDtypeStruct) or not leaf.shape:
+            specs.append(None)
+            continue
+        try:
+            specs.append(str(_dp.batch_sharding_for(leaf.shape, index, 0, who=type(cell).__name__).spec))
+        except ValueError:
+            specs.append(None)
+    return specs
 
 
 def _run_planner(planner: AutoParallelCell, args: tuple[Any, ...]) -> Any:

@@ -238,3 +238,54 @@ def test_graph_cell_input_that_does_not_divide_stays_whole_with_a_warning_naming
                                          r"on every device, not split: .*divisible by the 8 devices"):
         out = net(ms.Tensor(x))
     assert out.shape == (6, 16)
+
+
+def test_plain_ms_jit_function_of_sharded_ops_applies_strategies_planned_once_per_signature(monkeypatch):
+    from mindjax import ops
+    from mindjax.parallel import compiled_calls
+
+    planned = []
+    real = compiled_calls._record_applied
+    monkeypatch.setattr(compiled_calls, "_record_applied", lambda *a: planned.append(a[1]) or real(*a))
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+    matmul = ops.MatMul().shard(((1, 8), (8, 1)))   # the contraction split: partial sums, one all-reduce
+    relu = ops.ReLU().shard(((8, 1),))
+
+    @ms.jit
+    def f(x, w):
+        return relu(matmul(x, w))
+
+    rng = np.random.default_rng(0)
+    x, w = rng.normal(size=(8, 16)).astype(np.float32), rng.normal(size=(16, 4)).astype(np.float32)
+    out = f(ms.Tensor(x), ms.Tensor(w))
+    f(ms.Tensor(x), ms.Tensor(w))
+    assert planned == ["semi_auto_parallel"]                  # once per signature
+    np.testing.assert_allclose(out.asnumpy(), np.maximum(x @ w, 0), rtol=1e-5, atol=1e-6)
+    hlo = f._compiled.lower(ms.Tensor(x), ms.Tensor(w)).compile().as_text()
+    assert collective_stats(hlo)["all-reduce"]["count"] == 1
+    assert "f32[8,2]" in hlo                                    # each device holds 2 of x's 16 columns
+    strategy = get_strategy(f)
+    assert strategy["candidate"] == "semi_auto_parallel" and strategy["search_mode"] is None
+    assert [(r["op"], r["strategy"]) for r in strategy["ops"]] == [("MatMul", ((1, 8), (8, 1))),
+                                                                   ("ReLU", ((8, 1),))]
+    assert strategy["ops"][0]["inputs"] == ("P(None, ('d0', 'd1', 'd2'))", "P(('d0', 'd1', 'd2'), None)")
+    f(ms.Tensor(x[:, :8]), ms.Tensor(w[:8]))
+    assert len(planned) == 2                                   # a new signature is planned again
+
+
+def test_get_strategy_reports_data_parallel_ms_jit_step_and_graph_train_one_step_cell():
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    step, mlp = _jit_step(False)
+    x, y = _small_batches(1)[0]
+    step(ms.Tensor(x), ms.Tensor(y))
+    strategy = get_strategy(step)
+    assert strategy["candidate"] == "data_parallel" and strategy["ops"] == []
+    assert strategy["inputs"] == [{"cell": "MLP", "inputs": ["P(('d0', 'd1', 'd2'), None)"]}]
+    assert strategy["parameters"]["fc1.weight"] == "P()" and "moments.fc1.weight" in strategy["parameters"]
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = MLP(16)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    train(ms.Tensor(x), ms.Tensor(y))
+    assert get_strategy(train)["candidate"] == "data_parallel"
+    assert set(get_strategy(train)["parameters"]) >= {"fc1.weight", "fc2.bias"}
