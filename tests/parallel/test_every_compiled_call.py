@@ -156,9 +156,9 @@ def test_graph_cell_call_runs_the_forward_plan_searched_for_it():
 
 
 def test_pynative_cell_under_auto_parallel_warns_once_naming_why():
-    from mindjax.cells import cell as cell_module
+    from mindjax.parallel import compiled_calls
 
-    cell_module._EAGER_AUTO_PARALLEL_WARNED[0] = False
+    compiled_calls._EAGER_WARNED.clear()
     _auto(mode=ms.PYNATIVE_MODE)
     _, step = _direct_step()
     x, y = _batches(1)[0]
@@ -289,3 +289,60 @@ def test_get_strategy_reports_data_parallel_ms_jit_step_and_graph_train_one_step
     train(ms.Tensor(x), ms.Tensor(y))
     assert get_strategy(train)["candidate"] == "data_parallel"
     assert set(get_strategy(train)["parameters"]) >= {"fc1.weight", "fc2.bias"}
+
+
+@pytest.mark.parametrize("parallel_mode", [ms.ParallelMode.DATA_PARALLEL, ms.ParallelMode.SEMI_AUTO_PARALLEL])
+def test_pynative_cell_under_data_or_semi_auto_warns_once_that_its_inputs_are_not_split(parallel_mode):
+    from mindjax.parallel import compiled_calls
+
+    compiled_calls._EAGER_WARNED.clear()
+    ms.set_auto_parallel_context(parallel_mode=parallel_mode)
+    net = MSELoss(MLP(16))
+    x, y = _small_batches(1)[0]
+    with pytest.warns(UserWarning, match=rf"For 'MSELoss': {parallel_mode.upper()} is set but the Cell runs in "
+                                         r"PYNATIVE_MODE, op by op: only a compiled call splits its inputs over "
+                                         r"the 8 devices \(the input of shape \(8, 16\) would be laid out as "
+                                         r"P\(\('d0', 'd1', 'd2'\), None\)\)"):
+        out = net(ms.Tensor(x), ms.Tensor(y))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = net(ms.Tensor(x), ms.Tensor(y))                 # once; the Cells it calls never warn
+    assert float(out) == float(again)
+
+
+def test_pynative_calls_the_mode_does_apply_to_do_not_warn():
+    from mindjax.parallel import compiled_calls
+
+    compiled_calls._EAGER_WARNED.clear()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    net = MLP(16)
+    x, y = _small_batches(1)[0]
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        train(ms.Tensor(x), ms.Tensor(y))              # the wrapper lays its batch out itself
+        net(ms.Tensor(x[:6]))                          # 6 rows: a compiled call would not split them either
+        ms.set_auto_parallel_context(full_batch=True, parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+        net(ms.Tensor(x))                              # full_batch: every device holds the whole batch anyway
+
+
+def test_pynative_cell_without_weights_or_with_collectives_does_not_warn_under_data_parallel():
+    from mindjax import ops
+    from mindjax.parallel import compiled_calls
+
+    class Summed(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(16, 16)
+            self.all_reduce = ops.AllReduce()
+
+        def construct(self, x):
+            return self.all_reduce(self.dense(x).sum(0))
+
+    compiled_calls._EAGER_WARNED.clear()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL)
+    x, y = _small_batches(1)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nn.MSELoss()(ms.Tensor(x), ms.Tensor(y))       # no weights: a compiled call leaves it whole too
+        Summed()(ms.Tensor(x))                           # runs per device, each device a rank
