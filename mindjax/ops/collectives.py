@@ -291,49 +291,92 @@ def _p2p_layout(group: str, who: str, ranks: dict[str, int]) -> _per_device.Grou
     return layout
 
 
-def send(x: Any, sr_tag: int, dest_rank: int, group: str, who: str) -> jax.Array:
-    """Post ``x`` for the ``receive`` of tag ``sr_tag``, bound for group rank ``dest_rank``.
+def _peer_position(peer: Any, layout: _per_device.GroupLayout, group: str, who: str, name: str,
+                   global_rank: bool) -> Any:
+    """A peer as the receiving side needs it: a static group position (int), or a traced device rank."""
+    raw = getattr(peer, "_raw", peer)
+    if isinstance(raw, (jax.Array, np.ndarray)) and not isinstance(raw, jax.core.Tracer):
+        raw = int(np.asarray(raw))
+    if isinstance(raw, jax.core.Tracer):
+        return jnp.asarray(raw, jnp.int32)  # computed from get_rank(): a device rank
+    raw = int(raw)
+    if global_rank:
+        if raw not in layout.members:
+            raise ValueError(f"For '{who}', '{name}' {raw} is not a rank of group {group!r} {list(layout.members)}")
+        return layout.members.index(raw)
+    if not 0 <= raw < layout.size:
+        raise ValueError(f"For '{who}', '{name}' must be a rank of group {group!r} (0 .. {layout.size - 1}), "
+                         f"got {raw}")
+    return raw
+
+
+def send(x: Any, tag: Any, dest: Any, group: str, who: str, global_rank: bool = False) -> jax.Array:
+    """Post ``x`` for the ``receive`` of the same ``tag`` and group, bound for rank ``dest``.
+
+    Posts of one tag are received in the order they were sent.
+
+    Arguments:
+        dest: the receiving rank: a group rank (``ops.Send``), or with ``global_rank`` a world rank
+            (``mint.distributed.send``; in each shifted copy of the group, its counterpart), or a
+            traced rank computed from ``get_rank()``.
 
     Returns:
         ``x`` (MindSpore's Send is kept alive by a ``Depend`` on it).
 
     Raises:
-        ValueError: outside a per-device run, ``dest_rank`` not in the group, or ``sr_tag`` posted twice.
+        ValueError: outside a per-device run, or ``dest`` not in the group.
     """
     x = jnp.asarray(x)
-    layout = _p2p_layout(group, who, {"dest_rank": dest_rank})
+    layout = _p2p_layout(group, who, {})
     frame = _per_device.current_frame()
     assert frame is not None
-    key = (group, sr_tag)
-    if key in frame.mailbox:
-        raise ValueError(f"For '{who}', 'sr_tag' {sr_tag} is sent twice in group {group!r}; each Send needs "
-                         f"its own tag for its Receive")
-    frame.mailbox[key] = (x, dest_rank, layout)
+    peer = _peer_position(dest, layout, group, who, "dest_rank" if not global_rank else "dst", global_rank)
+    frame.mailbox.setdefault((group, tag), []).append((x, peer))
     return x
 
 
-def receive(sr_tag: int, src_rank: int, shape: tuple[int, ...], dtype: Any, group: str, who: str) -> jax.Array:
-    """What the ``send`` of tag ``sr_tag`` posted, on its destination rank, from group rank ``src_rank``.
+def has_post(tag: Any, group: str) -> bool:
+    """Whether a ``send`` of ``tag`` in ``group`` waits for its ``receive`` in the open per-device run."""
+    frame = _per_device.current_frame()
+    return frame is not None and bool(frame.mailbox.get((group, tag)))
+
+
+def receive(tag: Any, src: Any, shape: tuple[int, ...], dtype: Any, group: str, who: str,
+            into: Any = None, global_rank: bool = False) -> jax.Array:
+    """What the first pending ``send`` of ``tag`` posted, on its destination rank, from rank ``src``.
 
     Returns:
-        on the destination rank of each group copy, the value its source rank sent; zeros elsewhere.
+        on each device the ``send`` names as destination and whose ``src`` is the sender, the sent
+        value; elsewhere ``into`` (zeros when None).
 
     Raises:
         ValueError: outside a per-device run, no ``send`` of this tag ran before, or the shape or dtype
             is not the sent value's.
     """
-    layout = _p2p_layout(group, who, {"src_rank": src_rank})
+    layout = _p2p_layout(group, who, {})
     frame = _per_device.current_frame()
     assert frame is not None
-    posted = frame.mailbox.pop((group, sr_tag), None)
-    if posted is None:
-        raise ValueError(f"For '{who}', no Send with 'sr_tag' {sr_tag} in group {group!r} ran before this "
-                         f"Receive: every device runs one program, so the Send must come first in it")
-    x, dest_rank, _ = posted
+    queue = frame.mailbox.get((group, tag))
+    if not queue:
+        raise ValueError(f"For '{who}', no send with tag {tag} in group {group!r} ran before this receive: "
+                         f"every device runs one program, so the send must come first in it")
+    x, dest = queue.pop(0)
     if tuple(x.shape) != tuple(shape) or jnp.dtype(x.dtype) != jnp.dtype(dtype):
-        raise ValueError(f"For '{who}', 'shape' and 'dtype' must be those of the tensor sent with 'sr_tag' "
-                         f"{sr_tag}: expected {tuple(x.shape)} {x.dtype}, got {tuple(shape)} {jnp.dtype(dtype)}")
-    return _permute(x, layout, lambda p, size: dest_rank if p == src_rank else None)
+        raise ValueError(f"For '{who}', the received tensor must have the shape and dtype of the one sent with tag "
+                         f"{tag}: expected {tuple(x.shape)} {x.dtype}, got {tuple(shape)} {jnp.dtype(dtype)}")
+    source = _peer_position(src, layout, group, who, "src_rank" if not global_rank else "src", global_rank)
+    keep = jnp.zeros_like(x) if into is None else jnp.asarray(into, x.dtype)
+    if isinstance(source, int) and isinstance(dest, int):
+        moved = _permute(x, layout, lambda p, size: dest if p == source else None)
+        return jnp.where(_my_position(layout) == dest, moved, keep)
+    # A peer computed from the rank: every device's value and destination, picked by the source.
+    me = frame.rank()
+    table = jnp.asarray(layout.table, jnp.int32)[me]
+    src_device = table[source] if isinstance(source, int) else source
+    dest_device = table[dest] if isinstance(dest, int) else dest
+    everyone = jax.lax.all_gather(x, frame.axis_names, axis=0, tiled=False)
+    dests = jax.lax.all_gather(dest_device, frame.axis_names, axis=0, tiled=False)
+    return jnp.where(dests[src_device] == me, everyone[src_device], keep)
 
 
 def neighbor_exchange(xs: Any, send_rank_ids: Any, recv_rank_ids: Any, recv_shapes: Any, recv_type: Any,
@@ -388,18 +431,17 @@ def _split_sizes(who: str, name: str, sizes: Any, size: int) -> list[int]:
 
 
 def all_gather_v(x: Any, output_split_sizes: Any, group: str, who: str) -> jax.Array:
-    """Concatenate the first ``output_split_sizes[r]`` elements of each rank ``r``'s 1-D ``x``.
+    """Concatenate the first ``output_split_sizes[r]`` rows (elements, for 1-D) of each rank ``r``'s ``x``.
 
     Every device runs one program, so every rank's input has one length: each must hold at least
     ``max(output_split_sizes)`` elements (MindSpore's rank ``r`` holds exactly its size).
 
     Returns:
-        shape ``(sum(output_split_sizes),)``.
+        shape ``(sum(output_split_sizes), *x.shape[1:])``.
     """
     x = jnp.asarray(x)
-    if x.ndim != 1:
-        raise ValueError(f"For '{who}', the input must be 1-D (flatten and concatenate first), got shape "
-                         f"{tuple(x.shape)}")
+    if x.ndim == 0:
+        raise ValueError(f"For '{who}', the input must have a first dimension to gather along, got a scalar")
     layout = _layout(group, who)
     size = 1 if layout is None else layout.size
     sizes = _split_sizes(who, "output_split_sizes", output_split_sizes, size)

@@ -55,8 +55,9 @@ def test_send_receive_within_each_copy_of_a_group(dp, mode):
 
 
 def test_receive_checks_shape_dtype_and_needs_its_send_first(dp):
-    with pytest.raises(ValueError, match=r"For 'Receive', 'shape' and 'dtype' must be those of the tensor sent "
-                                         r"with 'sr_tag' 0: expected \(2, 3\) float32, got \(3, 2\) float32"):
+    with pytest.raises(ValueError, match=r"For 'Receive', the received tensor must have the shape and dtype of the "
+                                         r"one sent with tag \('sr_tag', 0\): expected \(2, 3\) float32, got "
+                                         r"\(3, 2\) float32"):
         SendReceive(1, 3, (3, 2))(ms.Tensor(X))
 
     class ReceiveOnly(nn.Cell):
@@ -67,8 +68,8 @@ def test_receive_checks_shape_dtype_and_needs_its_send_first(dp):
         def construct(self, x):
             return self.recv() + x
 
-    with pytest.raises(ValueError, match="For 'Receive', no Send with 'sr_tag' 5 in group 'hccl_world_group' ran "
-                                         "before this Receive"):
+    with pytest.raises(ValueError, match=r"For 'Receive', no send with tag \('sr_tag', 5\) in group "
+                                         r"'hccl_world_group' ran before this receive"):
         ReceiveOnly()(ms.Tensor(X))
     with pytest.raises(ValueError, match=r"For 'Send', 'dest_rank' must be a rank of group 'hccl_world_group' "
                                          r"\(0 .. 7\), got 8"):

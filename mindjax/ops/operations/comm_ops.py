@@ -201,7 +201,7 @@ class Send(_Collective):
                group_back=_check_group(self.name, group_back))
 
     def __call__(self, input_x: Any) -> Any:
-        return _coll.send(input_x, self.sr_tag, self.dest_rank, self.group, self.name)
+        return _coll.send(input_x, ("sr_tag", self.sr_tag), self.dest_rank, self.group, self.name)
 
 
 class Receive(_Collective):
@@ -228,8 +228,8 @@ class Receive(_Collective):
     def __call__(self, *inputs: Any) -> Any:
         from mindjax.common.dtype import to_jax_dtype
 
-        return _coll.receive(self.sr_tag, self.src_rank, self.shape, to_jax_dtype(self.dtype), self.group,
-                             self.name)
+        return _coll.receive(("sr_tag", self.sr_tag), self.src_rank, self.shape, to_jax_dtype(self.dtype),
+                             self.group, self.name)
 
 
 class NeighborExchange(_Collective):
@@ -287,6 +287,9 @@ class AllGatherV(_Collective):
         super().__init__(group)
 
     def __call__(self, input_x: Any, output_split_sizes: Any) -> Any:
+        if len(input_x.shape) != 1:
+            raise ValueError(f"For '{self.name}', the input must be 1-D (flatten and concatenate first), got shape "
+                             f"{tuple(input_x.shape)}")
         return _coll.all_gather_v(input_x, output_split_sizes, self.group, self.name)
 
 
