@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NoReturn
 
-__all__ = ["load_segmented_checkpoints", "unified_safetensors", "set_op_strategy_config", "parameter_broadcast",
+__all__ = ["unified_safetensors", "set_op_strategy_config", "parameter_broadcast",
            "sync_pipeline_shared_parameters"]
 
 _WHOLE = ("MindJAX checkpoints hold every parameter whole (global arrays), on any mesh: save with "
@@ -28,7 +28,6 @@ def _unsupported(name: str, alternative: str) -> Callable[..., NoReturn]:
     return raise_it
 
 
-load_segmented_checkpoints = _unsupported("load_segmented_checkpoints", _WHOLE)
 unified_safetensors = _unsupported("unified_safetensors", _WHOLE)
 set_op_strategy_config = _unsupported("set_op_strategy_config",
                                       "set strategies in code with Primitive.shard / Cell.shard, and read the "

@@ -32,12 +32,12 @@ from mindjax import context
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.parallel.strategy_file import ParamLayout, cut_slice, layouts_of, merge_slices, rank_list_for_transform
-from mindjax.train.serialization.api import load_param_into_net
+from mindjax.train.serialization.api import load_checkpoint, load_param_into_net
 from mindjax.train.serialization.ckpt_format import read_ckpt, write_ckpt
 from mindjax.train.serialization.safetensors_format import read_safetensors
 
 __all__ = ["load_distributed_checkpoint", "transform_checkpoints", "transform_checkpoint_by_rank",
-           "convert_checkpoints", "convert_checkpoint_by_rank", "rank_list_for_convert"]
+           "convert_checkpoints", "convert_checkpoint_by_rank", "rank_list_for_convert", "load_segmented_checkpoints"]
 
 
 def _read(path: str, format: str) -> dict[str, Any]:
@@ -327,3 +327,46 @@ def transform_checkpoints(src_checkpoints_dir: str, dst_checkpoints_dir: str, ck
 convert_checkpoints = transform_checkpoints
 convert_checkpoint_by_rank = transform_checkpoint_by_rank
 rank_list_for_convert = rank_list_for_transform
+
+
+def load_segmented_checkpoints(ckpt_file_dir: str, net: Cell | None = None, strict_load: bool = False,
+                               filter_prefix: Any = None, dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
+                               specify_prefix: Any = None, choice_func: Any = None) -> dict[str, Any]:
+    """Load every ``.ckpt`` file of ``ckpt_file_dir`` and combine them (MindSpore's ``load_segmented_checkpoints``).
+
+    Each file holds some of the parameters (a pipeline stage's, say). The files are read in name
+    order with :func:`load_checkpoint` (its filters apply to each); a name found in two files takes
+    the later file's value, as MindSpore's dict update does.
+
+    Arguments:
+        ckpt_file_dir: the directory of the checkpoint files.
+        net: when given, the combined parameters are loaded into it (:func:`load_param_into_net`).
+        strict_load, filter_prefix, dec_key, dec_mode, specify_prefix, choice_func: as for
+            :func:`load_checkpoint`.
+
+    Returns:
+        ``{name: Parameter}`` over all the files (empty, with a warning, when the directory holds none).
+
+    Raises:
+        TypeError: ``ckpt_file_dir`` is not a str. ValueError: it is not a directory, or a file fails
+            to load (the message names it).
+    """
+    import warnings
+
+    if not isinstance(ckpt_file_dir, str):
+        raise TypeError(f"For 'load_segmented_checkpoints', 'ckpt_file_dir' must be a str, "
+                        f"got {type(ckpt_file_dir).__name__}")
+    if not os.path.isdir(ckpt_file_dir):
+        raise ValueError(f"For 'load_segmented_checkpoints', 'ckpt_file_dir' {ckpt_file_dir!r} does not exist or is "
+                         f"not a directory")
+    files = sorted(glob.glob(os.path.join(ckpt_file_dir, "*.ckpt")))
+    if not files:
+        warnings.warn(f"For 'load_segmented_checkpoints', {ckpt_file_dir!r} holds no .ckpt file: nothing is loaded",
+                      UserWarning, stacklevel=2)
+    combined: dict[str, Any] = {}
+    for path in files:
+        combined.update(load_checkpoint(path, None, strict_load, filter_prefix, dec_key, dec_mode, specify_prefix,
+                                        choice_func))
+    if net is not None and combined:
+        load_param_into_net(net, combined, strict_load)
+    return combined
