@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, NoReturn
 
-__all__ = ["unified_safetensors", "set_op_strategy_config", "parameter_broadcast",
+__all__ = ["set_op_strategy_config", "parameter_broadcast",
            "sync_pipeline_shared_parameters"]
-
-_WHOLE = ("MindJAX checkpoints hold every parameter whole (global arrays), on any mesh: save with "
-          "ms.save_checkpoint and load with ms.load_checkpoint + ms.load_param_into_net")
 
 
 def _unsupported(name: str, alternative: str) -> Callable[..., NoReturn]:
@@ -28,7 +25,6 @@ def _unsupported(name: str, alternative: str) -> Callable[..., NoReturn]:
     return raise_it
 
 
-unified_safetensors = _unsupported("unified_safetensors", _WHOLE)
 set_op_strategy_config = _unsupported("set_op_strategy_config",
                                       "set strategies in code with Primitive.shard / Cell.shard, and read the "
                                       "plan with ms.parallel.get_strategy(net)")

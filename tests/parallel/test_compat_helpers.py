@@ -74,7 +74,7 @@ def test_distributed_grad_reducer_checks_its_arguments_and_the_gradient_count():
         reducer((np.zeros(2),))
 
 
-@pytest.mark.parametrize("name", ["unified_safetensors", "parameter_broadcast"])
+@pytest.mark.parametrize("name", ["parameter_broadcast"])
 def test_helpers_without_a_counterpart_raise_naming_the_alternative(name):
     with pytest.raises(NotImplementedError, match=f"'mindjax.parallel.{name}' is not supported: .*ms\\."):
         getattr(ms.parallel, name)("a", "b")
