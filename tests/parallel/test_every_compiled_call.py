@@ -346,3 +346,26 @@ def test_pynative_cell_without_weights_or_with_collectives_does_not_warn_under_d
         warnings.simplefilter("error")
         nn.MSELoss()(ms.Tensor(x), ms.Tensor(y))       # no weights: a compiled call leaves it whole too
         Summed()(ms.Tensor(x))                           # runs per device, each device a rank
+
+
+class _PlainTrainer:
+    """Not a Cell: its ms.jit method's program keeps its plan in the object."""
+
+    def __init__(self):
+        from mindjax import ops
+
+        self.matmul = ops.MatMul().shard(((8, 1), (1, 1)))    # rows over the 8 devices
+
+    @ms.jit
+    def step(self, x, w):
+        return self.matmul(x, w).sum()
+
+
+def test_ms_jit_method_of_a_plain_object_gets_strategies_and_get_strategy_finds_them():
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+    trainer = _PlainTrainer()
+    x, w = np.ones((8, 4), np.float32), np.ones((4, 2), np.float32)
+    assert float(trainer.step(ms.Tensor(x), ms.Tensor(w))) == 64.0
+    strategy = get_strategy(trainer.step)
+    assert strategy == get_strategy(trainer)
+    assert strategy["ops"][0]["strategy"] == ((8, 1), (1, 1))
