@@ -149,3 +149,11 @@ def test_reduce_scatter_v_gives_rank_r_its_segment_and_rejects_uneven_sizes(dp):
     with pytest.raises(ValueError, match=r"For 'ReduceScatterV', uneven 'input_split_sizes' \[1, 3, 2, 2, 2, 2, "
                                          r"2, 2\] would give the ranks outputs of different shapes"):
         Uneven(ops.ReduceScatterV(), [1, 3, 2, 2, 2, 2, 2, 2])(ms.Tensor(w))
+
+
+def test_send_receive_gradient_flows_back_from_the_destination_to_the_source(dp):
+    net = SendReceive(1, 3, (2, 3))
+    grad = ms.grad(lambda x: (net(x) * 2).sum())(ms.Tensor(X))
+    rows = np.split(grad.asnumpy(), RANKS)
+    for r in range(RANKS):      # MindSpore's Send bprop: the destination's gradient received back at the source
+        np.testing.assert_array_equal(rows[r], np.full((2, 3), 2.0 if r == 1 else 0.0, np.float32))
