@@ -54,11 +54,12 @@ from mindjax.parallel.algo import get_algo_parameters, reset_algo_parameters, se
 from mindjax.parallel.checkpoint_transform import (build_searched_strategy, merge_pipeline_strategys,
                                                    merge_sliced_parameter, rank_list_for_transform,
                                                    restore_group_info_list)
-from mindjax.parallel.unsupported import (load_segmented_checkpoints, parameter_broadcast,
-                                          sync_pipeline_shared_parameters, unified_safetensors)
+from mindjax.parallel.broadcast import parameter_broadcast
+from mindjax.parallel.unsupported import sync_pipeline_shared_parameters
 from mindjax.train.serialization.distributed import (convert_checkpoint_by_rank, convert_checkpoints,
-                                                     load_distributed_checkpoint, rank_list_for_convert,
-                                                     transform_checkpoint_by_rank, transform_checkpoints)
+                                                     load_distributed_checkpoint, load_segmented_checkpoints,
+                                                     rank_list_for_convert, transform_checkpoint_by_rank,
+                                                     transform_checkpoints, unified_safetensors)
 from mindjax.train.serialization import distributed as _distributed
 # ms.parallel names them too; they read and write checkpoint files, so they live in train (above parallel).
 for _name in _distributed.__all__:

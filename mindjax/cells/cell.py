@@ -79,20 +79,9 @@ def cell_signature(cell: "Cell") -> tuple[Any, ...]:
     return tuple(sig)
 
 
-_EAGER_AUTO_PARALLEL_WARNED = [False]
-
-
-def _warn_eager_auto_parallel(cell: "Cell") -> None:
-    """Warn once that AUTO_PARALLEL cannot apply to a Cell run eagerly (PYNATIVE_MODE)."""
-    if _EAGER_AUTO_PARALLEL_WARNED[0] or getattr(type(cell), "_compiles_itself", False):
-        return
-    _EAGER_AUTO_PARALLEL_WARNED[0] = True
-    import warnings
-
-    warnings.warn(f"{cell._where()}: AUTO_PARALLEL is set but the Cell runs in PYNATIVE_MODE, op by op: the "
-                  f"strategy search needs the whole compiled graph, so this call is not searched and runs "
-                  f"with its Parameters' current layouts. Set GRAPH_MODE, decorate the step with ms.jit, or "
-                  f"train through Model.train for the searched plan", UserWarning, stacklevel=3)
+# How many Cell calls made eagerly under a parallel mode are running (the outermost one is told to
+# the parallel layer, which warns when the mode cannot apply to it).
+_EAGER_PARALLEL_DEPTH = [0]
 
 
 class HookHandle:
@@ -562,9 +551,22 @@ class Cell(BufferStateMixin):
             if _runs_as_one_program(self):
                 out = UPCALLS.builtin_cell_call(self, args, kwargs)
                 return wrap(out) if in_user_code() and not jax_inputs(args, kwargs) else unwrap(out)
-            if context._PARALLEL["parallel_mode"] == "auto_parallel":
-                _warn_eager_auto_parallel(self)
+            if context._PARALLEL["parallel_mode"] != "stand_alone":
+                return self._eager_parallel_call(args, kwargs)
         return self._call_impl(args, kwargs)
+
+    def _eager_parallel_call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """An eager call under a parallel mode: the outermost one is told to the parallel layer."""
+        depth = _EAGER_PARALLEL_DEPTH
+        if depth[0] == 0:
+            check = UPCALLS.eager_parallel_call
+            if check is not None:
+                check(self, args, kwargs)
+        depth[0] += 1
+        try:
+            return self._call_impl(args, kwargs)
+        finally:
+            depth[0] -= 1
 
     def _call_impl(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         planned = UPCALLS.planned_cell_call  # filled only while a planned compiled program traces

@@ -70,6 +70,9 @@ class Upcalls:
             ``pin(variables, new_values)`` (the written state, kept in its
             layout); None when the mode plans nothing. From
             ``mindjax.parallel.compiled_calls``.
+        eager_parallel_call: ``(cell, args, kwargs) -> None``: told of the outermost Cell
+            called eagerly (PYNATIVE_MODE) under a parallel mode; warns once per mode when the
+            mode cannot apply to such a call, naming why; from ``mindjax.parallel.compiled_calls``.
         planned_cell_call: ``(cell, args, kwargs) -> output or NOT_PLANNED``: a
             Cell called inside a compiled program being planned or run under its
             plan; filled by ``mindjax.parallel.compiled_calls`` only while such a
@@ -79,7 +82,7 @@ class Upcalls:
     __slots__ = ("compiled_cell_call", "builtin_cell_call", "backward_rules", "converted_construct", "shard_cell",
                  "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope",
                  "state_layout", "per_device_call", "per_device_runner", "parallel_plan",
-                 "planned_cell_call")
+                 "eager_parallel_call", "planned_cell_call")
 
     compiled_cell_call: CellCall | None
     builtin_cell_call: CellCall | None
@@ -94,6 +97,7 @@ class Upcalls:
     per_device_call: CellCall | None
     per_device_runner: Callable[[Callable[..., Any], tuple, str], Any] | None
     parallel_plan: Callable[[Any, Callable[[], Any]], Any] | None
+    eager_parallel_call: CellCall | None
     planned_cell_call: CellCall | None
 
     def __init__(self) -> None:

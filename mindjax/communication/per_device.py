@@ -43,10 +43,14 @@ class DeviceFrame:
     Attributes:
         axis_names: the mesh axes the run is mapped over.
         axis_sizes: their sizes; the product is the number of ranks.
+        mailbox: per ``sr_tag``, what an ``ops.Send`` of this run posted, for the ``ops.Receive``
+            of the same tag.
     """
 
     axis_names: tuple[str, ...]
     axis_sizes: tuple[int, ...]
+    # What ``ops.Send`` posted in this run, per ``sr_tag``, for the ``ops.Receive`` of the same tag.
+    mailbox: dict[Any, Any] = dataclasses.field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def size(self) -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import jax
+import numpy as np
 import jax.numpy as jnp
 
 from mindjax.common.upcalls import UPCALLS
@@ -256,3 +257,224 @@ def all_to_all(x: Any, split_count: int, split_dim: int, concat_dim: int, group:
     block = x.shape[split_dim] // size
     mine = jax.lax.dynamic_slice_in_dim(stack, _my_position(layout) * block, block, axis=split_dim + 1)
     return jnp.concatenate([mine[i] for i in range(size)], axis=concat_dim)
+
+
+# -- point to point: one program for every device -------------------------------------------------------
+# MindSpore runs one program per rank: rank s runs ``Send`` and rank d runs ``Receive``. Here every
+# device runs the same program, so a construct holding both runs both on every device, and the pair
+# is one edge of a ``lax.ppermute``: in each copy of the group, group rank ``src_rank`` sends to group
+# rank ``dest_rank``; the devices that receive nothing get zeros.
+
+def _permute(x: jax.Array, layout: _per_device.GroupLayout, pairs: Callable[[int, int], int | None]) -> jax.Array:
+    """``ppermute`` of ``x`` over the frame: device ``d`` (at position ``p`` of its group copy) sends to
+    the device at position ``pairs(p, size)`` of its copy (None: it sends nothing)."""
+    frame = _per_device.current_frame()
+    assert frame is not None
+    perm = []
+    for d in range(frame.size):
+        to = pairs(int(layout.position[d]), layout.size)
+        if to is not None:
+            perm.append((d, int(layout.table[d][to])))
+    return jax.lax.ppermute(x, frame.axis_names, perm)
+
+
+def _p2p_layout(group: str, who: str, ranks: dict[str, int]) -> _per_device.GroupLayout:
+    layout = _layout(group, who)
+    if layout is None:
+        raise ValueError(f"For '{who}', point-to-point communication needs several ranks: call it in the "
+                         f"construct of a Cell run per device (DATA_PARALLEL or HYBRID_PARALLEL on several "
+                         f"devices), where each device is a rank")
+    for name, rank in ranks.items():
+        if not 0 <= rank < layout.size:
+            raise ValueError(f"For '{who}', '{name}' must be a rank of group {group!r} (0 .. {layout.size - 1}), "
+                             f"got {rank}")
+    return layout
+
+
+def _peer_position(peer: Any, layout: _per_device.GroupLayout, group: str, who: str, name: str,
+                   global_rank: bool) -> Any:
+    """A peer as the receiving side needs it: a static group position (int), or a traced device rank."""
+    raw = getattr(peer, "_raw", peer)
+    if isinstance(raw, (jax.Array, np.ndarray)) and not isinstance(raw, jax.core.Tracer):
+        raw = int(np.asarray(raw))
+    if isinstance(raw, jax.core.Tracer):
+        return jnp.asarray(raw, jnp.int32)  # computed from get_rank(): a device rank
+    raw = int(raw)
+    if global_rank:
+        if raw not in layout.members:
+            raise ValueError(f"For '{who}', '{name}' {raw} is not a rank of group {group!r} {list(layout.members)}")
+        return layout.members.index(raw)
+    if not 0 <= raw < layout.size:
+        raise ValueError(f"For '{who}', '{name}' must be a rank of group {group!r} (0 .. {layout.size - 1}), "
+                         f"got {raw}")
+    return raw
+
+
+def send(x: Any, tag: Any, dest: Any, group: str, who: str, global_rank: bool = False) -> jax.Array:
+    """Post ``x`` for the ``receive`` of the same ``tag`` and group, bound for rank ``dest``.
+
+    Posts of one tag are received in the order they were sent.
+
+    Arguments:
+        dest: the receiving rank: a group rank (``ops.Send``), or with ``global_rank`` a world rank
+            (``mint.distributed.send``; in each shifted copy of the group, its counterpart), or a
+            traced rank computed from ``get_rank()``.
+
+    Returns:
+        ``x`` (MindSpore's Send is kept alive by a ``Depend`` on it).
+
+    Raises:
+        ValueError: outside a per-device run, or ``dest`` not in the group.
+    """
+    x = jnp.asarray(x)
+    layout = _p2p_layout(group, who, {})
+    frame = _per_device.current_frame()
+    assert frame is not None
+    peer = _peer_position(dest, layout, group, who, "dest_rank" if not global_rank else "dst", global_rank)
+    frame.mailbox.setdefault((group, tag), []).append((x, peer))
+    return x
+
+
+def has_post(tag: Any, group: str) -> bool:
+    """Whether a ``send`` of ``tag`` in ``group`` waits for its ``receive`` in the open per-device run."""
+    frame = _per_device.current_frame()
+    return frame is not None and bool(frame.mailbox.get((group, tag)))
+
+
+def receive(tag: Any, src: Any, shape: tuple[int, ...], dtype: Any, group: str, who: str,
+            into: Any = None, global_rank: bool = False) -> jax.Array:
+    """What the first pending ``send`` of ``tag`` posted, on its destination rank, from rank ``src``.
+
+    Returns:
+        on each device the ``send`` names as destination and whose ``src`` is the sender, the sent
+        value; elsewhere ``into`` (zeros when None).
+
+    Raises:
+        ValueError: outside a per-device run, no ``send`` of this tag ran before, or the shape or dtype
+            is not the sent value's.
+    """
+    layout = _p2p_layout(group, who, {})
+    frame = _per_device.current_frame()
+    assert frame is not None
+    queue = frame.mailbox.get((group, tag))
+    if not queue:
+        raise ValueError(f"For '{who}', no send with tag {tag} in group {group!r} ran before this receive: "
+                         f"every device runs one program, so the send must come first in it")
+    x, dest = queue.pop(0)
+    if tuple(x.shape) != tuple(shape) or jnp.dtype(x.dtype) != jnp.dtype(dtype):
+        raise ValueError(f"For '{who}', the received tensor must have the shape and dtype of the one sent with tag "
+                         f"{tag}: expected {tuple(x.shape)} {x.dtype}, got {tuple(shape)} {jnp.dtype(dtype)}")
+    source = _peer_position(src, layout, group, who, "src_rank" if not global_rank else "src", global_rank)
+    keep = jnp.zeros_like(x) if into is None else jnp.asarray(into, x.dtype)
+    if isinstance(source, int) and isinstance(dest, int):
+        moved = _permute(x, layout, lambda p, size: dest if p == source else None)
+        return jnp.where(_my_position(layout) == dest, moved, keep)
+    # A peer computed from the rank: every device's value and destination, picked by the source.
+    me = frame.rank()
+    table = jnp.asarray(layout.table, jnp.int32)[me]
+    src_device = table[source] if isinstance(source, int) else source
+    dest_device = table[dest] if isinstance(dest, int) else dest
+    everyone = jax.lax.all_gather(x, frame.axis_names, axis=0, tiled=False)
+    dests = jax.lax.all_gather(dest_device, frame.axis_names, axis=0, tiled=False)
+    return jnp.where(dests[src_device] == me, everyone[src_device], keep)
+
+
+def neighbor_exchange(xs: Any, send_rank_ids: Any, recv_rank_ids: Any, recv_shapes: Any, recv_type: Any,
+                      group: str, who: str) -> tuple[jax.Array, ...]:
+    """Send ``xs[i]`` to ``send_rank_ids[i]`` and receive output ``j`` from ``recv_rank_ids[j]``.
+
+    MindSpore gives each rank its own ids; one program serves every device here, so the ids are
+    those of group rank 0 and every rank applies the same offsets around the group (rank ``r`` sends
+    ``xs[i]`` to ``(r + send_rank_ids[i]) % size``). Output ``j`` is the input that the rank at offset
+    ``recv_rank_ids[j]`` sends to this one: the input ``i`` with ``send_rank_ids[i] = -recv_rank_ids[j]``
+    (mod size).
+
+    Raises:
+        ValueError: an output no input is sent for, or a received shape or dtype that differs from
+            ``recv_shapes``/``recv_type``.
+    """
+    xs = [jnp.asarray(x) for x in xs]
+    layout = _p2p_layout(group, who, {})
+    size = layout.size
+    if len(xs) != len(send_rank_ids):
+        raise ValueError(f"For '{who}', the input must hold one tensor per 'send_rank_ids' ({len(send_rank_ids)}), "
+                         f"got {len(xs)}")
+    if len(recv_shapes) != len(recv_rank_ids):
+        raise ValueError(f"For '{who}', 'recv_shapes' must hold one shape per 'recv_rank_ids' "
+                         f"({len(recv_rank_ids)}), got {len(recv_shapes)}")
+    offsets = [int(s) % size for s in send_rank_ids]
+    outs = []
+    for j, (rank, shape) in enumerate(zip(recv_rank_ids, recv_shapes)):
+        wanted = (-int(rank)) % size
+        if wanted not in offsets:
+            raise ValueError(f"For '{who}', output {j} is received from rank {rank}, but no input is sent to the "
+                             f"rank at offset {-int(rank)} from it (with one program for every rank, rank r "
+                             f"sends input i to r + send_rank_ids[i] mod {size}): send_rank_ids {list(send_rank_ids)}")
+        x = xs[offsets.index(wanted)]
+        if tuple(x.shape) != tuple(shape) or jnp.dtype(x.dtype) != jnp.dtype(recv_type):
+            raise ValueError(f"For '{who}', output {j} arrives as {tuple(x.shape)} {x.dtype}, but 'recv_shapes'/"
+                             f"'recv_type' say {tuple(shape)} {jnp.dtype(recv_type)}")
+        outs.append(_permute(x, layout, lambda p, n, k=wanted: (p + k) % n))
+    return tuple(outs)
+
+
+def _split_sizes(who: str, name: str, sizes: Any, size: int) -> list[int]:
+    raw = sizes._raw if hasattr(sizes, "_raw") else sizes
+    if isinstance(raw, jax.core.Tracer):
+        raise TypeError(f"For '{who}', '{name}' must be known when the program is built (a list, tuple or "
+                        f"concrete Tensor), got a traced value")
+    values = [int(v) for v in np.asarray(raw).reshape(-1)]
+    if len(values) != size or any(v < 0 for v in values):
+        raise ValueError(f"For '{who}', '{name}' must hold one non-negative size per rank of the group "
+                         f"({size}), got {values}")
+    return values
+
+
+def all_gather_v(x: Any, output_split_sizes: Any, group: str, who: str) -> jax.Array:
+    """Concatenate the first ``output_split_sizes[r]`` rows (elements, for 1-D) of each rank ``r``'s ``x``.
+
+    Every device runs one program, so every rank's input has one length: each must hold at least
+    ``max(output_split_sizes)`` elements (MindSpore's rank ``r`` holds exactly its size).
+
+    Returns:
+        shape ``(sum(output_split_sizes), *x.shape[1:])``.
+    """
+    x = jnp.asarray(x)
+    if x.ndim == 0:
+        raise ValueError(f"For '{who}', the input must have a first dimension to gather along, got a scalar")
+    layout = _layout(group, who)
+    size = 1 if layout is None else layout.size
+    sizes = _split_sizes(who, "output_split_sizes", output_split_sizes, size)
+    if x.shape[0] < max(sizes):
+        raise ValueError(f"For '{who}', every rank's input must hold at least max(output_split_sizes) = "
+                         f"{max(sizes)} elements (one program serves every rank), got {x.shape[0]}")
+    if layout is None:
+        out = _outside(lambda v: all_gather_v(v, sizes, group, who), (x,), who)
+        return x[:sizes[0]] if out is None else out
+    stack = _members(x, layout) if layout.axes is None else jax.lax.all_gather(x, layout.axes, axis=0)
+    return jnp.concatenate([stack[r, :n] for r, n in enumerate(sizes)])
+
+
+def reduce_scatter_v(x: Any, op: str, input_split_sizes: Any, group: str, who: str) -> jax.Array:
+    """Reduce the ranks' 1-D ``x`` (length ``sum(input_split_sizes)``) and give rank ``r`` segment ``r``.
+
+    One program serves every device, so every rank's output must have one shape: the sizes must be
+    equal (uneven sizes raise, naming this); ``prod`` is not supported, as in MindSpore.
+    """
+    x = jnp.asarray(x)
+    if op == "prod":
+        raise ValueError(f"For '{who}', 'op' prod is not supported (MindSpore's ReduceScatterV neither)")
+    if x.ndim != 1:
+        raise ValueError(f"For '{who}', the input must be 1-D (flatten and concatenate first), got shape "
+                         f"{tuple(x.shape)}")
+    layout = _layout(group, who)
+    size = 1 if layout is None else layout.size
+    sizes = _split_sizes(who, "input_split_sizes", input_split_sizes, size)
+    if sum(sizes) != x.shape[0]:
+        raise ValueError(f"For '{who}', 'input_split_sizes' must add up to the input's length {x.shape[0]}, "
+                         f"got {sizes} (sum {sum(sizes)})")
+    if len(set(sizes)) > 1:
+        raise ValueError(f"For '{who}', uneven 'input_split_sizes' {sizes} would give the ranks outputs of "
+                         f"different shapes, but every device runs one program here; use equal sizes (pad "
+                         f"the segments), or gather with AllGatherV")
+    return reduce_scatter(x, op, group, who)

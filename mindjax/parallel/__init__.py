@@ -20,9 +20,10 @@ from mindjax.parallel import per_device as _per_device_module
 from mindjax.parallel.per_device import per_device
 from mindjax.parallel.micro_batch import *  # noqa: F401,F403
 from mindjax.parallel.unsupported import *  # noqa: F401,F403
+from mindjax.parallel.broadcast import parameter_broadcast
 
 __all__ = (["Layout", "shard", "shard_cell", "place", "strategies_active", "shard_batch",
             "auto_parallel", "get_strategy", "search_plan", "PipelineCell", "DistributedGradReducer",
-            "per_device"]
+            "per_device", "parameter_broadcast"]
            + list(mesh.__all__) + list(algo.__all__) + list(unsupported.__all__) + list(micro_batch.__all__)
            + list(checkpoint_transform.__all__))

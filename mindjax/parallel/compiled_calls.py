@@ -23,8 +23,13 @@ signature, before it is traced:
 3. the real trace runs in the plan's scope, where those Cells' calls run their
    plans (:class:`_Routes`), and the program's written state keeps its layout.
 
-A Cell called eagerly in PYNATIVE mode under ``AUTO_PARALLEL`` cannot be
-searched: ``Cell.__call__`` warns once. An input that cannot be split (its
+A Cell called eagerly in PYNATIVE mode gets none of this: under
+``AUTO_PARALLEL`` it is not searched, under the other modes its inputs are not
+split. ``Cell.__call__`` tells this module of the outermost eager call
+(``UPCALLS.eager_parallel_call``), which warns once per mode, naming why, where
+the mode would have applied to a compiled call. ``get_strategy`` shows a
+program planned without a search too (its Parameters' layouts, its split
+inputs and the ``shard()`` strategies its abstract trace applied). An input that cannot be split (its
 first dimension does not divide over the devices) is left whole, with a
 warning naming the Cell and the shape.
 
@@ -53,8 +58,11 @@ from mindjax.common.upcalls import NOT_PLANNED, UPCALLS, register_upcall
 from mindjax.common.variable import Variable
 from mindjax.communication import per_device as _frames
 from mindjax.parallel import data_parallel as _dp
+from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.auto.cost import CostModel
-from mindjax.parallel.auto.plan import AutoParallelCell, default_mesh, record_plan
+from mindjax.parallel.auto.plan import AppliedLayout, AutoParallelCell, default_mesh, record_applied, record_plan
+from mindjax.parallel.per_device import holds_collectives
+from mindjax.parallel.shard import recording_strategies
 
 __all__ = ["auto_parallel_active", "CallPlan", "plan_compiled_call"]
 
@@ -271,11 +279,15 @@ def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | N
     """
     mode = context._PARALLEL["parallel_mode"]
     auto = mode == "auto_parallel"
-    if mode == "stand_alone" or (not auto and isinstance(caller, Cell) and _is_training_wrapper(caller)):
-        return None  # a training wrapper lays its batch out itself (TrainOneStepCell.construct)
-    with _Discovery() as seen:
+    if mode == "stand_alone":
+        return None
+    with _Discovery() as seen, recording_strategies() as applied_ops:
         discover()
+    # A training wrapper lays its batch out itself (TrainOneStepCell.construct): the Cells it calls
+    # are searched in AUTO_PARALLEL only.
     found = seen.found if auto else [f for f in seen.found if not f[2]]
+    if not auto or not found:
+        _record_applied(caller, mode, seen, found, applied_ops)
     if not found:
         return None
     runners: dict[int, Runner] = {}
@@ -299,6 +311,35 @@ def plan_compiled_call(caller: Any, discover: Callable[[], Any]) -> CallPlan | N
                 record_plan(owner, plan)
     _follow_weights(seen.optimizers, pinned)
     return _remember(caller, CallPlan(runners, pinned))
+
+
+def _record_applied(caller: Any, mode: str, seen: _Discovery, split: list[tuple[Cell, Any, bool]],
+                    ops: list[dict[str, Any]]) -> None:
+    """Let ``get_strategy(caller)`` show what a program planned without a search lays out."""
+    cells: list[Any] = []
+    for cell in [c for c, _, _ in seen.found] + list(seen.optimizers):
+        if not any(ref() is cell for ref in cells):
+            cells.append(weakref.ref(cell))
+    inputs = [{"cell": cell._cell_path or type(cell).__name__, "inputs": _split_specs(cell, structs)}
+              for cell, structs, _ in split]
+    applied = AppliedLayout(mode, _mesh.get_mesh(), cells, inputs, list(ops))
+    for owner in [caller, *seen.wrappers]:
+        if owner is not None:
+            record_applied(owner, applied)
+
+
+def _split_specs(cell: Cell, structs: Any) -> list[str | None]:
+    """The layouts :func:`_run_on_split_inputs` gives the array inputs (None: left whole)."""
+    specs: list[str | None] = []
+    for index, leaf in enumerate(jax.tree_util.tree_leaves(structs)):
+        if not isinstance(leaf, jax.ShapeDtypeStruct) or not leaf.shape:
+            specs.append(None)
+            continue
+        try:
+            specs.append(str(_dp.batch_sharding_for(leaf.shape, index, 0, who=type(cell).__name__).spec))
+        except ValueError:
+            specs.append(None)
+    return specs
 
 
 def _run_planner(planner: AutoParallelCell, args: tuple[Any, ...]) -> Any:
@@ -354,3 +395,65 @@ def _remember(caller: Any, call_plan: CallPlan) -> CallPlan:
 
 
 register_upcall("parallel_plan", plan_compiled_call)
+
+
+# -- eager calls (PYNATIVE_MODE) under a parallel mode -----------------------------------------------
+# The modes already warned about: each warns once per process.
+_EAGER_WARNED: set[str] = set()
+
+
+def _warn_eager_call(cell: Cell, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """The ``eager_parallel_call`` upcall: warn once per mode when it cannot apply to an eager Cell call.
+
+    * ``AUTO_PARALLEL``: the search needs the whole compiled graph; an eager call is never searched.
+    * ``DATA_PARALLEL``, ``SEMI_AUTO_PARALLEL``, ``HYBRID_PARALLEL``: only a compiled call splits its
+      inputs over the devices (those of the Cells holding trainable Parameters); an eager call runs
+      them whole. Not warned where the mode does apply eagerly: a training wrapper lays its batch out
+      itself, a Cell holding collectives runs per device, one device (or ``full_batch``) has nothing
+      to split, and ``shard()`` strategies apply op by op.
+    """
+    mode = context._PARALLEL["parallel_mode"]
+    if mode in _EAGER_WARNED or getattr(type(cell), "_compiles_itself", False):
+        return
+    if mode == "auto_parallel":
+        _EAGER_WARNED.add(mode)
+        warnings.warn(f"{cell._where()}: AUTO_PARALLEL is set but the Cell runs in PYNATIVE_MODE, op by op: the "
+                      f"strategy search needs the whole compiled graph, so this call is not searched and runs "
+                      f"with its Parameters' current layouts. Set GRAPH_MODE, decorate the step with ms.jit, or "
+                      f"train through Model.train for the searched plan", UserWarning, stacklevel=4)
+        return
+    devices = _mesh.get_device_num()
+    if devices <= 1 or _frames.current_frame() is not None or _is_training_wrapper(cell) \
+            or holds_collectives(cell):
+        return
+    split = _first_split(cell, args)
+    if split is None or not cell.trainable_params():  # a compiled call splits the inputs of Cells with weights
+        return
+    _EAGER_WARNED.add(mode)
+    shape, spec = split
+    strategies = (" (the shard() strategies of its ops still apply, op by op)"
+                  if mode != "data_parallel" else "")
+    warnings.warn(f"{cell._where()}: {mode.upper()} is set but the Cell runs in PYNATIVE_MODE, op by op: only a "
+                  f"compiled call splits its inputs over the {devices} devices (the input of shape {shape} would "
+                  f"be laid out as {spec}), so this call runs on whole inputs{strategies}. Set GRAPH_MODE, "
+                  f"decorate the step with ms.jit, or train through Model.train or a TrainOneStepCell for the "
+                  f"split", UserWarning, stacklevel=4)
+
+
+def _first_split(cell: Cell, args: tuple[Any, ...]) -> tuple[tuple[int, ...], str] | None:
+    """The first array input a compiled call would split, and its layout; None when none would be."""
+    for index, leaf in enumerate(jax.tree_util.tree_leaves(args, is_leaf=_is_tensor)):
+        raw = leaf._raw if isinstance(leaf, Tensor) else leaf
+        shape = tuple(getattr(raw, "shape", ()))
+        if not shape or not hasattr(raw, "dtype"):
+            continue
+        try:
+            spec = _dp.batch_sharding_for(shape, index, 0, who=type(cell).__name__).spec
+        except ValueError:
+            continue
+        if any(axis is not None for axis in spec):
+            return shape, str(spec)
+    return None
+
+
+register_upcall("eager_parallel_call", _warn_eager_call)

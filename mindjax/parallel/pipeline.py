@@ -289,6 +289,9 @@ class PipelineCell(Cell):
             that ``micro_size`` does not divide, or stages out of order.
     """
 
+    # Called eagerly it still runs its schedule over the stage devices (one shard_map): no PYNATIVE warning.
+    _compiles_itself = True
+
     def __init__(self, network: Cell, micro_size: int, stage_config: dict[str, int] | None = None,
                  schedule: str | None = None) -> None:
         super().__init__(auto_prefix=False)

@@ -15,8 +15,9 @@ Example:
 """
 from __future__ import annotations
 
+import contextlib
 import warnings
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -30,7 +31,7 @@ from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.layout import Layout
 from mindjax.parallel.strategy import format_where, input_specs, tensor_spec
 
-__all__ = ["shard", "shard_cell", "strategies_active", "current_cell_path", "place"]
+__all__ = ["shard", "shard_cell", "strategies_active", "current_cell_path", "place", "recording_strategies"]
 
 _ACTIVE_MODES = ("semi_auto_parallel", "auto_parallel")
 
@@ -66,6 +67,38 @@ def place(value: Any, sharding: NamedSharding) -> jax.Array:
     return jax.make_array_from_callback(host.shape, sharding, lambda index: host[index])
 
 
+# Open while a compiled program is traced abstractly for its plan: each list gets one row per
+# strategy applied (see recording_strategies).
+_RECORDERS: list[list[dict[str, Any]]] = []
+
+
+@contextlib.contextmanager
+def recording_strategies() -> Iterator[list[dict[str, Any]]]:
+    """Collect the strategies (``Primitive.shard``, ``Cell.shard``) applied while the block runs.
+
+    Yields:
+        a list that gets one row per application: ``{"op": the Cell path and the op or Cell,
+        "strategy": the user's in_strategy, "inputs": the PartitionSpecs (text) given to the
+        inputs, "output": the out_strategy's specs or None}``.
+    """
+    rows: list[dict[str, Any]] = []
+    _RECORDERS.append(rows)
+    try:
+        yield rows
+    finally:
+        _RECORDERS.remove(rows)
+
+
+def _record(who: str, path: str | None, strategy: Any, specs: Sequence[Any], out_specs: Any = None) -> None:
+    if not _RECORDERS:
+        return
+    row = {"op": f"{path}/{who}" if path and path != who else who, "strategy": strategy,
+           "inputs": tuple(str(s) for s in specs),
+           "output": None if out_specs is None else tuple(str(s) for s in out_specs)}
+    for rows in _RECORDERS:
+        rows.append(row)
+
+
 def _constrain(x: Any, spec: PartitionSpec) -> jax.Array:
     return jax.lax.with_sharding_constraint(jnp.asarray(x), _mesh.named_sharding(spec))
 
@@ -77,6 +110,7 @@ def _apply_primitive_strategy(prim: Any, call: Callable[..., Any], args: tuple[A
         return call(prim, *args, **kwargs)
     path = current_cell_path()
     kind = type(prim).__name__
+    specs: list[Any] = []
     if prim.in_strategy is not None:
         count = len(prim.in_strategy)
         arrays = [jnp.asarray(a) for a in args[:count]]
@@ -84,18 +118,21 @@ def _apply_primitive_strategy(prim: Any, call: Callable[..., Any], args: tuple[A
                             kind=kind)
         args = tuple(_constrain(a, s) for a, s in zip(arrays, specs)) + tuple(args[count:])
     out = call(prim, *args, **kwargs)
+    out_specs = None
     if prim.out_strategy is not None:
-        out = _constrain_outputs(prim.name, path, prim.out_strategy, out)
+        out, out_specs = _constrain_outputs(prim.name, path, prim.out_strategy, out)
+    if prim.in_strategy is not None or out_specs is not None:
+        _record(prim.name, path, prim.in_strategy, specs, out_specs)
     return out
 
 
-def _constrain_outputs(who: str, path: str | None, strategy: Sequence[Any], out: Any) -> Any:
+def _constrain_outputs(who: str, path: str | None, strategy: Sequence[Any], out: Any) -> tuple[Any, list[Any]]:
     single = not isinstance(out, (tuple, list))
     outs = [out] if single else list(out)
     arrays = [jnp.asarray(o) for o in outs[:len(strategy)]]
     specs = input_specs(who, path, strategy, [a.shape for a in arrays], {}, arg="out_strategy")
     done = [_constrain(a, s) for a, s in zip(arrays, specs)] + outs[len(strategy):]
-    return done[0] if single else type(out)(done)
+    return (done[0] if single else type(out)(done)), specs
 
 
 register_upcall("primitive_strategy", _apply_primitive_strategy)
@@ -148,6 +185,7 @@ def _shard_inputs(who: str, path: str | None, strategy: tuple[Any, ...] | None,
     if strategy is None or not strategies_active():
         return args
     specs = _io_specs(who, path, "in_strategy", strategy, args)
+    _record(who, path, strategy, specs)
     return tuple(_constrain(a, s) for a, s in zip(args, specs)) + tuple(args[len(specs):])
 
 
@@ -157,6 +195,7 @@ def _shard_outputs(who: str, path: str | None, strategy: tuple[Any, ...] | None,
     single = not isinstance(out, (tuple, list))
     outs = [out] if single else list(out)
     specs = _io_specs(who, path, "out_strategy", strategy, outs)
+    _record(who, path, None, (), specs)
     done = [_constrain(o, s) for o, s in zip(outs, specs)] + outs[len(specs):]
     return done[0] if single else type(out)(done)
 

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NoReturn
 
-__all__ = ["load_segmented_checkpoints", "unified_safetensors", "set_op_strategy_config", "parameter_broadcast",
-           "sync_pipeline_shared_parameters"]
-
-_WHOLE = ("MindJAX checkpoints hold every parameter whole (global arrays), on any mesh: save with "
-          "ms.save_checkpoint and load with ms.load_checkpoint + ms.load_param_into_net")
+__all__ = ["set_op_strategy_config", "sync_pipeline_shared_parameters"]
 
 
 def _unsupported(name: str, alternative: str) -> Callable[..., NoReturn]:
@@ -28,15 +24,9 @@ def _unsupported(name: str, alternative: str) -> Callable[..., NoReturn]:
     return raise_it
 
 
-load_segmented_checkpoints = _unsupported("load_segmented_checkpoints", _WHOLE)
-unified_safetensors = _unsupported("unified_safetensors", _WHOLE)
 set_op_strategy_config = _unsupported("set_op_strategy_config",
                                       "set strategies in code with Primitive.shard / Cell.shard, and read the "
                                       "plan with ms.parallel.get_strategy(net)")
-parameter_broadcast = _unsupported("parameter_broadcast",
-                                   "call ms.set_seed(n) with the same n on every rank before building the "
-                                   "network: parameters then start equal and are laid out as global arrays")
-
 
 def sync_pipeline_shared_parameters(net: Any) -> None:
     """MindSpore's ``sync_pipeline_shared_parameters``: nothing to do here.

@@ -6,6 +6,8 @@ every global batch; saves its parameters and step losses to ``OUT_DIR/rank<N>.np
 ``raise``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) raises after its first step.
 ``stuck``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) waits forever in Python after its first step.
 ``exit``: like ``loop``, but rank 1 (``MP_FAILING_RANK``) calls ``sys.exit(3)`` after its first step.
+``broadcast``: each rank builds a Dense from its own seed, calls ``parameter_broadcast`` from rank 0, and
+saves the parameters to ``OUT_DIR/rank<N>.npz``.
 """
 import os
 import sys
@@ -31,6 +33,14 @@ def main():
     init()
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
     rank, size = get_rank(), get_group_size()
+    if sys.argv[1] == "broadcast":
+        ms.set_seed(rank)                    # each process starts from its own weights
+        dense = nn.Dense(3, 4)
+        ms.parameter_broadcast(dense, dense.parameters_dict(), cur_rank=rank)
+        np.savez(os.path.join(sys.argv[2], f"rank{rank}.npz"), **{p.name: np.asarray(p) for p in dense.get_parameters()})
+        print(f"done rank {rank} of {size}", flush=True)
+        release()
+        return
     net, model = _model()
     if sys.argv[1] == "train":
         local = [(np.array_split(x, size)[rank], np.array_split(y, size)[rank])

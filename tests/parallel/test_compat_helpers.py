@@ -74,10 +74,29 @@ def test_distributed_grad_reducer_checks_its_arguments_and_the_gradient_count():
         reducer((np.zeros(2),))
 
 
-@pytest.mark.parametrize("name", ["load_segmented_checkpoints", "unified_safetensors", "parameter_broadcast"])
-def test_helpers_without_a_counterpart_raise_naming_the_alternative(name):
-    with pytest.raises(NotImplementedError, match=f"'mindjax.parallel.{name}' is not supported: .*ms\\."):
-        getattr(ms.parallel, name)("a", "b")
+def test_set_op_strategy_config_raises_naming_the_alternative():
+    with pytest.raises(NotImplementedError, match=r"'mindjax.parallel.set_op_strategy_config' is not supported: "
+                                                  r".*get_strategy"):
+        ms.parallel.set_op_strategy_config("SAVE", "/tmp/s.json")
+
+
+def test_parameter_broadcast_in_one_process_checks_its_arguments_and_keeps_the_values():
+    net = nn.Dense(3, 2)
+    before = {p.name: p.asnumpy() for p in net.get_parameters()}
+    assert ms.parameter_broadcast(net, net.parameters_dict()) is None
+    assert ms.parallel.parameter_broadcast is ms.parameter_broadcast
+    for p in net.get_parameters():
+        np.testing.assert_array_equal(p.asnumpy(), before[p.name])
+    with pytest.raises(ValueError, match=r"For 'parameter_broadcast', 'cur_rank' must be the current rank 0, but "
+                                         r"got 1"):
+        ms.parameter_broadcast(net, {}, cur_rank=1)
+    with pytest.raises(ValueError, match=r"'initial_rank' must be the first rank of the current pipeline stage "
+                                         r"\(0 .. 0\), but got 2"):
+        ms.parameter_broadcast(net, {}, initial_rank=2)
+    with pytest.raises(ValueError, match=r"the parameter\(s\) \['fc.weight'\] of 'layout' are not in the net's"):
+        ms.parameter_broadcast(net, {"fc.weight": None})
+    with pytest.raises(TypeError, match="For 'parameter_broadcast', 'net' must be a Cell"):
+        ms.parameter_broadcast({}, {})
 
 
 def test_sync_pipeline_shared_parameters_is_a_no_op():

@@ -156,9 +156,9 @@ def test_graph_cell_call_runs_the_forward_plan_searched_for_it():
 
 
 def test_pynative_cell_under_auto_parallel_warns_once_naming_why():
-    from mindjax.cells import cell as cell_module
+    from mindjax.parallel import compiled_calls
 
-    cell_module._EAGER_AUTO_PARALLEL_WARNED[0] = False
+    compiled_calls._EAGER_WARNED.clear()
     _auto(mode=ms.PYNATIVE_MODE)
     _, step = _direct_step()
     x, y = _batches(1)[0]
@@ -238,3 +238,134 @@ def test_graph_cell_input_that_does_not_divide_stays_whole_with_a_warning_naming
                                          r"on every device, not split: .*divisible by the 8 devices"):
         out = net(ms.Tensor(x))
     assert out.shape == (6, 16)
+
+
+def test_plain_ms_jit_function_of_sharded_ops_applies_strategies_planned_once_per_signature(monkeypatch):
+    from mindjax import ops
+    from mindjax.parallel import compiled_calls
+
+    planned = []
+    real = compiled_calls._record_applied
+    monkeypatch.setattr(compiled_calls, "_record_applied", lambda *a: planned.append(a[1]) or real(*a))
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+    matmul = ops.MatMul().shard(((1, 8), (8, 1)))   # the contraction split: partial sums, one all-reduce
+    relu = ops.ReLU().shard(((8, 1),))
+
+    @ms.jit
+    def f(x, w):
+        return relu(matmul(x, w))
+
+    rng = np.random.default_rng(0)
+    x, w = rng.normal(size=(8, 16)).astype(np.float32), rng.normal(size=(16, 4)).astype(np.float32)
+    out = f(ms.Tensor(x), ms.Tensor(w))
+    f(ms.Tensor(x), ms.Tensor(w))
+    assert planned == ["semi_auto_parallel"]                  # once per signature
+    np.testing.assert_allclose(out.asnumpy(), np.maximum(x @ w, 0), rtol=1e-5, atol=1e-6)
+    hlo = f._compiled.lower(ms.Tensor(x), ms.Tensor(w)).compile().as_text()
+    assert collective_stats(hlo)["all-reduce"]["count"] == 1
+    assert "f32[8,2]" in hlo                                    # each device holds 2 of x's 16 columns
+    strategy = get_strategy(f)
+    assert strategy["candidate"] == "semi_auto_parallel" and strategy["search_mode"] is None
+    assert [(r["op"], r["strategy"]) for r in strategy["ops"]] == [("MatMul", ((1, 8), (8, 1))),
+                                                                   ("ReLU", ((8, 1),))]
+    assert strategy["ops"][0]["inputs"] == ("P(None, ('d0', 'd1', 'd2'))", "P(('d0', 'd1', 'd2'), None)")
+    f(ms.Tensor(x[:, :8]), ms.Tensor(w[:8]))
+    assert len(planned) == 2                                   # a new signature is planned again
+
+
+def test_get_strategy_reports_data_parallel_ms_jit_step_and_graph_train_one_step_cell():
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    step, mlp = _jit_step(False)
+    x, y = _small_batches(1)[0]
+    step(ms.Tensor(x), ms.Tensor(y))
+    strategy = get_strategy(step)
+    assert strategy["candidate"] == "data_parallel" and strategy["ops"] == []
+    assert strategy["inputs"] == [{"cell": "MLP", "inputs": ["P(('d0', 'd1', 'd2'), None)"]}]
+    assert strategy["parameters"]["fc1.weight"] == "P()" and "moments.fc1.weight" in strategy["parameters"]
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = MLP(16)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    train(ms.Tensor(x), ms.Tensor(y))
+    assert get_strategy(train)["candidate"] == "data_parallel"
+    assert set(get_strategy(train)["parameters"]) >= {"fc1.weight", "fc2.bias"}
+
+
+@pytest.mark.parametrize("parallel_mode", [ms.ParallelMode.DATA_PARALLEL, ms.ParallelMode.SEMI_AUTO_PARALLEL])
+def test_pynative_cell_under_data_or_semi_auto_warns_once_that_its_inputs_are_not_split(parallel_mode):
+    from mindjax.parallel import compiled_calls
+
+    compiled_calls._EAGER_WARNED.clear()
+    ms.set_auto_parallel_context(parallel_mode=parallel_mode)
+    net = MSELoss(MLP(16))
+    x, y = _small_batches(1)[0]
+    with pytest.warns(UserWarning, match=rf"For 'MSELoss': {parallel_mode.upper()} is set but the Cell runs in "
+                                         r"PYNATIVE_MODE, op by op: only a compiled call splits its inputs over "
+                                         r"the 8 devices \(the input of shape \(8, 16\) would be laid out as "
+                                         r"P\(\('d0', 'd1', 'd2'\), None\)\)"):
+        out = net(ms.Tensor(x), ms.Tensor(y))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = net(ms.Tensor(x), ms.Tensor(y))                 # once; the Cells it calls never warn
+    assert float(out) == float(again)
+
+
+def test_pynative_calls_the_mode_does_apply_to_do_not_warn():
+    from mindjax.parallel import compiled_calls
+
+    compiled_calls._EAGER_WARNED.clear()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    net = MLP(16)
+    x, y = _small_batches(1)[0]
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        train(ms.Tensor(x), ms.Tensor(y))              # the wrapper lays its batch out itself
+        net(ms.Tensor(x[:6]))                          # 6 rows: a compiled call would not split them either
+        ms.set_auto_parallel_context(full_batch=True, parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+        net(ms.Tensor(x))                              # full_batch: every device holds the whole batch anyway
+
+
+def test_pynative_cell_without_weights_or_with_collectives_does_not_warn_under_data_parallel():
+    from mindjax import ops
+    from mindjax.parallel import compiled_calls
+
+    class Summed(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(16, 16)
+            self.all_reduce = ops.AllReduce()
+
+        def construct(self, x):
+            return self.all_reduce(self.dense(x).sum(0))
+
+    compiled_calls._EAGER_WARNED.clear()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL)
+    x, y = _small_batches(1)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nn.MSELoss()(ms.Tensor(x), ms.Tensor(y))       # no weights: a compiled call leaves it whole too
+        Summed()(ms.Tensor(x))                           # runs per device, each device a rank
+
+
+class _PlainTrainer:
+    """Not a Cell: its ms.jit method's program keeps its plan in the object."""
+
+    def __init__(self):
+        from mindjax import ops
+
+        self.matmul = ops.MatMul().shard(((8, 1), (1, 1)))    # rows over the 8 devices
+
+    @ms.jit
+    def step(self, x, w):
+        return self.matmul(x, w).sum()
+
+
+def test_ms_jit_method_of_a_plain_object_gets_strategies_and_get_strategy_finds_them():
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+    trainer = _PlainTrainer()
+    x, w = np.ones((8, 4), np.float32), np.ones((4, 2), np.float32)
+    assert float(trainer.step(ms.Tensor(x), ms.Tensor(w))) == 64.0
+    strategy = get_strategy(trainer.step)
+    assert strategy == get_strategy(trainer)
+    assert strategy["ops"][0]["strategy"] == ((8, 1), (1, 1))

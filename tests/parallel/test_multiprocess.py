@@ -119,6 +119,22 @@ def test_two_nodes_of_two_workers_train_as_one_process(tmp_path):
         assert max_rel_err(single, got) < 1e-5
 
 
+def test_parameter_broadcast_gives_every_process_rank_0s_weights(tmp_path):
+    job = _start(_launcher("--log_dir", str(tmp_path / "logs"), WORKER, "broadcast", str(tmp_path)))
+    out, err = _finish(job)
+    assert job.returncode == 0, out[-2000:] + err[-2000:]
+    import mindjax as ms
+    from mindjax import nn
+
+    ms.set_seed(0)
+    want = {p.name: p.asnumpy() for p in nn.Dense(3, 4).get_parameters()}
+    for rank in range(2):
+        got = dict(np.load(tmp_path / f"rank{rank}.npz", allow_pickle=False))
+        assert sorted(got) == sorted(want)
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name])
+
+
 def test_killing_one_node_ends_the_other_naming_a_lost_rank(tmp_path):
     port = _free_port()
     nodes = [_start(_launcher("--log_dir", str(tmp_path / f"logs{n}"), WORKER, "loop", workers=4, local=2,

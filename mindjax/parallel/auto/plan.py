@@ -38,7 +38,7 @@ from mindjax.parallel.auto.search import (SearchGraph, SearchResult, build_graph
                                           search)
 
 __all__ = ["Plan", "search_plan", "AutoParallelCell", "auto_parallel", "get_strategy", "default_mesh",
-           "find_plan", "record_plan"]
+           "find_plan", "record_plan", "AppliedLayout", "record_applied"]
 
 _ANCHOR_OPS = ("dot_general", "conv_general_dilated", "gather")
 _KEY_OPS = ("dot_general", "conv_general_dilated", "gather", "reduce_sum", "reduce_max",
@@ -455,6 +455,61 @@ def record_plan(owner: Any, plan: Plan) -> None:
         pass
 
 
+@dataclasses.dataclass
+class AppliedLayout:
+    """What a compiled call laid out without a search (DATA_PARALLEL, SEMI_AUTO_PARALLEL, HYBRID_PARALLEL,
+    or AUTO_PARALLEL around a program with no Cell to search): ``get_strategy`` reports it.
+
+    Attributes:
+        mode: the parallel mode the program was planned in.
+        mesh: the device mesh its layouts are over.
+        cells: the Cells the program calls that hold Parameters (weakly).
+        inputs: per Cell whose inputs were split, ``{"cell": its path, "inputs": specs (text), None
+            for an input left whole}``.
+        ops: the user strategies applied (``Primitive.shard``, ``Cell.shard``), as
+            :func:`mindjax.parallel.shard.recording_strategies` rows.
+    """
+
+    mode: str
+    mesh: Mesh
+    cells: list[Any]
+    inputs: list[dict[str, Any]]
+    ops: list[dict[str, Any]]
+
+    def parameters(self) -> dict[str, str]:
+        """Per Parameter of the Cells, its current layout (PartitionSpec text; ``P()``: whole on each device)."""
+        out: dict[str, str] = {}
+        for ref in self.cells:
+            cell = ref()
+            if cell is None:
+                continue
+            for param in cell.get_parameters():
+                raw = param._raw
+                sharding = getattr(raw, "sharding", None)
+                out[param.name] = str(sharding.spec) if isinstance(sharding, NamedSharding) else str(PartitionSpec())
+        return out
+
+
+# What was called -> its AppliedLayout (the latest signature's), for get_strategy.
+_APPLIED_OF: "weakref.WeakKeyDictionary[Any, AppliedLayout]" = weakref.WeakKeyDictionary()
+
+
+def record_applied(owner: Any, applied: AppliedLayout) -> None:
+    """Let ``get_strategy(owner)`` report ``applied`` (ignored when ``owner`` takes no weak reference)."""
+    try:
+        _APPLIED_OF[owner] = applied
+    except TypeError:
+        pass
+
+
+def _find_applied(net: Any) -> AppliedLayout | None:
+    target = net.args[0] if isinstance(net, functools.partial) and net.args else net
+    try:
+        return _APPLIED_OF.get(target)
+    except TypeError:
+        return None
+
+
 class AutoParallelCell(Cell):
     """Runs ``network`` under an automatically searched parallel plan.
 
@@ -605,11 +660,22 @@ def get_strategy(net: Any) -> dict[str, Any]:
         verified), "mesh": {...}, "parameters": {name: PartitionSpec text},
         "ops": [{"op", "strategy", "inputs", "output"}, ...], "modelled": {...}}``.
 
+    For a program compiled in ``DATA_PARALLEL``, ``SEMI_AUTO_PARALLEL`` or
+    ``HYBRID_PARALLEL`` (or in ``AUTO_PARALLEL`` with no Cell to search, a plain
+    function of sharded ops) there is no search: ``search_mode`` and ``modelled`` are
+    None, ``candidate`` is the mode, ``parameters`` the Parameters' current layouts,
+    ``ops`` the user strategies applied, and ``inputs`` how the Cells' inputs were split.
+
     Raises:
         ValueError: when the network has no searched plan yet.
     """
     plan = find_plan(net)
     if plan is None:
+        applied = _find_applied(net)
+        if applied is not None:
+            return {"search_mode": None, "candidate": applied.mode, "measured": None,
+                    "mesh": dict(applied.mesh.shape), "parameters": applied.parameters(),
+                    "ops": list(applied.ops), "inputs": list(applied.inputs), "modelled": None}
         raise ValueError(f"For 'get_strategy', the network {type(net).__name__} has no searched plan; "
                          f"call it under AUTO_PARALLEL (GRAPH mode, ms.jit or Model.train) or wrap it "
                          f"with auto_parallel(network, *inputs) first")

@@ -32,12 +32,13 @@ from mindjax import context
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.parallel.strategy_file import ParamLayout, cut_slice, layouts_of, merge_slices, rank_list_for_transform
-from mindjax.train.serialization.api import load_param_into_net
+from mindjax.train.serialization.api import load_checkpoint, load_param_into_net
 from mindjax.train.serialization.ckpt_format import read_ckpt, write_ckpt
 from mindjax.train.serialization.safetensors_format import read_safetensors
 
 __all__ = ["load_distributed_checkpoint", "transform_checkpoints", "transform_checkpoint_by_rank",
-           "convert_checkpoints", "convert_checkpoint_by_rank", "rank_list_for_convert"]
+           "convert_checkpoints", "convert_checkpoint_by_rank", "rank_list_for_convert", "load_segmented_checkpoints",
+           "unified_safetensors"]
 
 
 def _read(path: str, format: str) -> dict[str, Any]:
@@ -327,3 +328,159 @@ def transform_checkpoints(src_checkpoints_dir: str, dst_checkpoints_dir: str, ck
 convert_checkpoints = transform_checkpoints
 convert_checkpoint_by_rank = transform_checkpoint_by_rank
 rank_list_for_convert = rank_list_for_transform
+
+
+def load_segmented_checkpoints(ckpt_file_dir: str, net: Cell | None = None, strict_load: bool = False,
+                               filter_prefix: Any = None, dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
+                               specify_prefix: Any = None, choice_func: Any = None) -> dict[str, Any]:
+    """Load every ``.ckpt`` file of ``ckpt_file_dir`` and combine them (MindSpore's ``load_segmented_checkpoints``).
+
+    Each file holds some of the parameters (a pipeline stage's, say). The files are read in name
+    order with :func:`load_checkpoint` (its filters apply to each); a name found in two files takes
+    the later file's value, as MindSpore's dict update does.
+
+    Arguments:
+        ckpt_file_dir: the directory of the checkpoint files.
+        net: when given, the combined parameters are loaded into it (:func:`load_param_into_net`).
+        strict_load, filter_prefix, dec_key, dec_mode, specify_prefix, choice_func: as for
+            :func:`load_checkpoint`.
+
+    Returns:
+        ``{name: Parameter}`` over all the files (empty, with a warning, when the directory holds none).
+
+    Raises:
+        TypeError: ``ckpt_file_dir`` is not a str. ValueError: it is not a directory, or a file fails
+            to load (the message names it).
+    """
+    import warnings
+
+    if not isinstance(ckpt_file_dir, str):
+        raise TypeError(f"For 'load_segmented_checkpoints', 'ckpt_file_dir' must be a str, "
+                        f"got {type(ckpt_file_dir).__name__}")
+    if not os.path.isdir(ckpt_file_dir):
+        raise ValueError(f"For 'load_segmented_checkpoints', 'ckpt_file_dir' {ckpt_file_dir!r} does not exist or is "
+                         f"not a directory")
+    files = sorted(glob.glob(os.path.join(ckpt_file_dir, "*.ckpt")))
+    if not files:
+        warnings.warn(f"For 'load_segmented_checkpoints', {ckpt_file_dir!r} holds no .ckpt file: nothing is loaded",
+                      UserWarning, stacklevel=2)
+    combined: dict[str, Any] = {}
+    for path in files:
+        combined.update(load_checkpoint(path, None, strict_load, filter_prefix, dec_key, dec_mode, specify_prefix,
+                                        choice_func))
+    if net is not None and combined:
+        load_param_into_net(net, combined, strict_load)
+    return combined
+
+
+_PART_BYTES = 3 * 1024 ** 3  # MindSpore's unified files hold about 3 GB each
+
+
+def _rank_files(src_dir: str, ext: str, suffix: str | None) -> dict[int, str]:
+    """``src_dir/rank_<r>/*<suffix>.<ext>``: the last file by name per rank."""
+    files: dict[int, str] = {}
+    for path in glob.glob(os.path.join(src_dir, "rank_*")):
+        match = re.fullmatch(r"rank_(\d+)", os.path.basename(path))
+        if not match or not os.path.isdir(path):
+            continue
+        found = sorted(glob.glob(os.path.join(path, f"*{suffix or ''}.{ext}")))
+        if found:
+            files[int(match.group(1))] = found[-1]
+    return files
+
+
+def _split_parts(sizes: Mapping[str, int], parts: int) -> list[list[str]]:
+    """The names over ``parts`` files of about equal bytes (largest first, each to the lightest part)."""
+    bins: list[list[str]] = [[] for _ in range(parts)]
+    loads = [0] * parts
+    for name in sorted(sizes, key=lambda n: (-sizes[n], n)):
+        lightest = loads.index(min(loads))
+        bins[lightest].append(name)
+        loads[lightest] += sizes[name]
+    return [sorted(b) for b in bins]
+
+
+def unified_safetensors(src_dir: str, src_strategy_file: str, dst_dir: str, merge_with_redundancy: bool = True,
+                        file_suffix: str | None = None, max_process_num: int = 64, choice_func: Any = None,
+                        split_dst_file: tuple[int, int] | tuple[()] = ()) -> None:
+    """Merge the ranks' sliced safetensors into whole parameters in ``dst_dir`` (MindSpore's ``unified_safetensors``).
+
+    Reads ``src_dir/rank_<r>/*.safetensors`` (the last file by name; with ``file_suffix``, the files
+    ending with it), merges every parameter ``src_strategy_file`` lays out, and writes them as
+    ``dst_dir/part<i>.safetensors`` (files of about 3 GB), ``param_name_map.json`` (``{"metadata":
+    {"total_size": bytes}, "weight_map": {name: file}}``) and ``hyper_param.safetensors`` (rank 0's
+    entries that the strategy does not name, such as the step count), as MindSpore lays them out.
+
+    Arguments:
+        src_dir: the directory of ``rank_<r>`` folders.
+        src_strategy_file: the strategy file of the sliced run.
+        dst_dir: where the whole parameters go (created).
+        merge_with_redundancy: True: each rank's file holds all its slices (the default save);
+            False (files saved with ``remove_redundancy``) is not supported and raises.
+        file_suffix: read only the files whose name ends with it (before ``.safetensors``).
+        max_process_num: accepted (the merge runs in this process).
+        choice_func: ``name -> bool`` keeps the names it returns True for; ``name -> str`` renames.
+        split_dst_file: ``(k, n)``: write only the ``k``-th of ``n`` shares of the parts (1-based);
+            the map and the hyper-parameters are written by share 1.
+
+    Raises:
+        ValueError: a missing or mixed source, a needed rank's file missing, slices that do not merge
+            (each naming the file or parameter).
+    """
+    from mindjax.train.serialization.safetensors_format import write_safetensors
+    from mindjax.train.serialization.atomic import atomic_write_bytes
+
+    who = "unified_safetensors"
+    if not isinstance(src_dir, str) or os.path.isfile(src_dir):
+        raise ValueError(f"For '{who}', the 'src_dir' must be a directory, got {src_dir!r}")
+    if not os.path.isdir(src_dir):
+        raise ValueError(f"For '{who}', the 'src_dir' {src_dir!r} does not exist")
+    if not isinstance(src_strategy_file, str) or not os.path.isfile(src_strategy_file):
+        raise ValueError(f"For '{who}', the 'src_strategy_file' {src_strategy_file!r} does not exist")
+    if not merge_with_redundancy:
+        raise NotImplementedError(f"For '{who}', merge_with_redundancy=False (sources saved with "
+                                  f"remove_redundancy) is not supported: save every rank's slices whole")
+    if split_dst_file and (len(split_dst_file) != 2 or not 1 <= split_dst_file[0] <= split_dst_file[1]):
+        raise ValueError(f"For '{who}', 'split_dst_file' must be (k, n) with 1 <= k <= n, got {split_dst_file!r}")
+    files = _rank_files(src_dir, "safetensors", file_suffix)
+    if files and _rank_files(src_dir, "ckpt", None):
+        raise ValueError(f"For '{who}', the 'src_dir' cannot contain both ckpt file and safetensors file "
+                         f"simultaneously")
+    if not files:
+        raise ValueError(f"For '{who}', {src_dir!r} holds no rank_<r>/*.safetensors file")
+    layouts = layouts_of(src_strategy_file, who)
+    by_name = _collect(files, "safetensors", who)
+    whole: dict[str, Any] = {}
+    for name, per_rank in by_name.items():
+        if name not in layouts or name.startswith("accu_grads"):
+            continue
+        keep = choice_func(name) if choice_func is not None else True
+        if keep is False:
+            continue
+        target = keep if isinstance(keep, str) else name
+        whole[target] = _merge_param(name, layouts[name], per_rank, files, who, opt_sharded=None)
+    sizes = {name: int(np.asarray(v).nbytes) for name, v in whole.items()}
+    total = sum(sizes.values())
+    parts = max(1, min(-(-total // _PART_BYTES), len(whole)))
+    split = _split_parts(sizes, parts)
+    chosen = range(parts)
+    if split_dst_file:
+        k, n = split_dst_file
+        share, extra = divmod(parts, n)
+        start = share * (k - 1) + min(k - 1, extra)
+        chosen = range(start, start + share + (1 if k <= extra else 0))
+    os.makedirs(dst_dir, exist_ok=True)
+    for index in chosen:
+        write_safetensors(os.path.join(dst_dir, f"part{index}.safetensors"),
+                          [(name, np.asarray(whole[name])) for name in split[index]])
+    if split_dst_file and split_dst_file[0] != 1:
+        return
+    weight_map = {name: f"part{i}.safetensors" for i, names in enumerate(split) for name in names}
+    import json
+
+    atomic_write_bytes(os.path.join(dst_dir, "param_name_map.json"),
+                       json.dumps({"metadata": {"total_size": total}, "weight_map": weight_map}, indent=4).encode())
+    first = _read(files[min(files)], "safetensors")
+    hyper = [(name, value) for name, value in first.items() if name not in layouts]
+    if hyper:
+        write_safetensors(os.path.join(dst_dir, "hyper_param.safetensors"), hyper)
