@@ -43,7 +43,7 @@ class Type:
         return self._name
 
     def __repr__(self) -> str:
-        return f"mindspore.{self._alias}"
+        return f"mindspore.{_REPR_NAMES.get(self._alias, self._alias)}"
 
     def __eq__(self, other: Any) -> bool:
         if isinstance(other, Type):
@@ -78,6 +78,9 @@ class Type:
         """The numpy scalar type (``numpy.float32``)."""
         return self.dtype.type
 
+
+# Where MindSpore's repr differs from the attribute name: ``repr(ms.bool_)`` is ``mindspore.bool``.
+_REPR_NAMES = {"bool_": "bool"}
 
 _TABLE: dict[str, tuple[str, Any]] = {
     "bool_": ("Bool", np.bool_),

@@ -501,17 +501,22 @@ class Tensor:
         """The data as (nested) Python lists."""
         return self.asnumpy().tolist()
 
+    def _scalar_value(self) -> Any:
+        # MindSpore converts any one-element Tensor (``float(Tensor([[2.5]]))``), not only 0-d ones.
+        raw = self._value
+        return raw.reshape(()) if getattr(raw, "size", 0) == 1 and raw.ndim else raw
+
     def __bool__(self) -> bool:
-        return bool(self._value)
+        return bool(self._scalar_value())
 
     def __int__(self) -> int:
-        return int(self._value)
+        return int(self._scalar_value())
 
     def __float__(self) -> float:
-        return float(self._value)
+        return float(self._scalar_value())
 
     def __complex__(self) -> complex:
-        return complex(self._value)
+        return complex(self._scalar_value())
 
     def __index__(self) -> int:
         """The Python int of a one-element integer or bool Tensor of any rank (``[10, 20][Tensor([1])]``),
@@ -764,6 +769,10 @@ def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False, compare: boo
     amp = _AMP_NAMES.get(op)
     def method(self: Tensor, other: Any) -> Any:
         if compare and other is None:
+            return fn is jnp.not_equal
+        if compare and isinstance(other, (list, tuple)) and fn in (jnp.equal, jnp.not_equal):
+            # MindSpore 2.10: a Tensor never equals a Python sequence (``t == (1, 2)`` is False);
+            # the ordering comparisons and arithmetic convert the sequence.
             return fn is jnp.not_equal
         if not isinstance(other, _OPERANDS):
             if op and isinstance(other, _NON_OPERANDS):

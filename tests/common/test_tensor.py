@@ -274,11 +274,34 @@ def test_integer_tensor_arithmetic_follows_mindspore_promotion():
     assert (i + ms.Tensor([1.0])).dtype == ms.float32
 
 
-def test_arithmetic_and_comparison_convert_tuples_and_lists():
+def test_arithmetic_and_ordering_convert_tuples_and_lists():
     t = ms.Tensor(np.ones((2, 2), np.float32))
     assert (t + (1, 2)).tolist() == [[2.0, 3.0], [2.0, 3.0]]
-    assert (t == (1, 2)).tolist() == [[True, False], [True, False]]
+    assert (t < [2, 0]).tolist() == [[True, False], [True, False]]
     assert (t == None) is False  # noqa: E711 - MindSpore's comparison with None
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_a_tensor_never_equals_a_python_sequence(mode):
+    # MindSpore 2.10: ``t == (1, 2)`` is the Python bool False (``!=`` True), not an element-wise compare.
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    t = ms.Tensor(np.ones((2, 2), np.float32))
+    assert (t == (1, 2)) is False and (t == [1, 1]) is False
+    assert (t != (1, 2)) is True and (t != [1, 1]) is True
+
+
+def test_one_element_tensors_of_any_rank_convert_to_python_scalars():
+    assert int(ms.Tensor([3.7])) == 3
+    assert float(ms.Tensor([[2]])) == 2.0
+    assert bool(ms.Tensor([[0]])) is False
+    assert complex(ms.Tensor([1.5])) == 1.5 + 0j
+    with pytest.raises(TypeError):
+        float(ms.Tensor([1.0, 2.0]))
+
+
+def test_bool_dtype_prints_as_mindspore_does():
+    assert repr(ms.bool_) == "mindspore.bool" and str(ms.bool_) == "Bool"
+    assert repr(ms.Tensor([1.0]).bool().dtype) == "mindspore.bool"
 
 
 # --- hooks ----------------------------------------------------------------------------------------------

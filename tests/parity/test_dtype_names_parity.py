@@ -13,8 +13,7 @@ _NAMES = ["int", "float", "bool", "number", "string", "list_", "tuple_", "type_n
 def test_type_objects_print_as_mindspores(name):
     ours, theirs = getattr(mindjax, name), getattr(mindspore, name)
     assert str(ours) == str(theirs)
-    if name != "bool":  # MindJAX's bool_ prints as mindspore.bool_ (its attribute name), MindSpore's as .bool
-        assert repr(ours) == repr(theirs)
+    assert repr(ours) == repr(theirs)
     assert isinstance(ours, mindjax.Type)
 
 
