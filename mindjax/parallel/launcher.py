@@ -211,6 +211,25 @@ def _unhealthy_ranks(worker: _Worker) -> list[int]:
     return sorted({int(r) for r in ranks} - {worker.rank})
 
 
+_SHUTDOWN_BARRIER = re.compile(r"Shutdown barrier has failed(?:.*\n)*?.*Some timed out task names:\s*\n((?:\s*\S+\n?)*)")
+
+
+def _shutdown_barrier_waited_for(worker: _Worker) -> list[int] | None:
+    """The ranks ``worker`` waited for in ``jax.distributed``'s shutdown barrier when that barrier failed.
+
+    A rank whose script ended normally waits there for every other rank; when
+    another rank is still training (the ranks ran different numbers of steps,
+    or it is stuck), the barrier times out and XLA ends the finished rank with
+    SIGABRT. That rank did not fail: the ones it waited for are the story.
+    Returns None when ``worker`` did not die in that barrier.
+    """
+    found = _SHUTDOWN_BARRIER.search("\n".join(worker.tail))
+    if found is None:
+        return None
+    ranks = re.findall(r"task:(\d+)", found.group(1)) or re.findall(r"^\s*(\d+)\s*$", found.group(1), re.M)
+    return sorted({int(r) for r in ranks} - {worker.rank})
+
+
 def _read_report(log_dir: str, rank: int) -> dict[str, Any] | None:
     try:
         with open(os.path.join(log_dir, f"worker_{rank}.report.json")) as f:
@@ -247,6 +266,14 @@ def _first_failure(workers: Sequence[_Worker], log_dir: str, stopped_at: float) 
                 events.append((w.ended_at, lost[0], f"was lost{also} (it stopped sending heartbeats; the "
                                                     f"coordination service then ended rank {w.rank}, which "
                                                     f"{_exit_reason(w.proc.returncode)})"))
+                continue
+            waited = _shutdown_barrier_waited_for(w)
+            if waited:
+                them = ", ".join(map(str, waited))
+                events.append((w.ended_at, waited[0], f"did not finish: rank {w.rank} ended its script normally and "
+                                                      f"waited for rank {them} at jax.distributed's shutdown "
+                                                      f"barrier until it timed out (the ranks ran different "
+                                                      f"numbers of steps, or rank {waited[0]} is stuck)"))
                 continue
             last = f"; its last output: {w.last_line[:200]!r}" if w.last_line else ""
             events.append((w.ended_at, w.rank, f"{_exit_reason(w.proc.returncode)}{last}"))

@@ -41,3 +41,26 @@ def test_a_plain_abort_still_names_the_rank_and_signal(tmp_path):
     aborted = _worker(1, -signal.SIGABRT, "ready rank 1 pid 7\nboom\n", ended_at=10.0)
     _, summary = launcher._first_failure([aborted], str(tmp_path), stopped_at=10.5)
     assert summary == "worker rank 1 was killed by signal 6 (SIGABRT); its last output: 'boom'"
+
+
+_SHUTDOWN_BARRIER_FAILED = """ready rank 1 pid 432
+F1202 13:55:55.509100     432 client.h:80] Terminating process because the JAX distributed service detected \
+fatal errors. absl::Status: INTERNAL: Failed to disconnect from coordination service with status: INTERNAL: \
+Shutdown barrier has failed.
+Barrier result: 'DEADLINE_EXCEEDED: Barrier timed out. Id: Shutdown::12707238258560970987::0. This usually happens \
+because a task triggered the barrier too early or too slowly.
+# of tasks that reached the barrier: 1/2.
+The first task at the barrier: 1. Some timed out task names:
+0
+ [type.googleapis.com/tensorflow.BarrierError='\\n\\x1eShutdown::12707238258560970987']
+*** Check failure stack trace: ***
+"""
+
+
+def test_a_rank_that_finished_first_names_the_rank_it_waited_for_at_shutdown_not_its_abort(tmp_path):
+    finished = _worker(1, -signal.SIGABRT, _SHUTDOWN_BARRIER_FAILED, ended_at=10.0)
+    stopped = _worker(0, -signal.SIGTERM, "ready rank 0 pid 1\n", ended_at=11.0)
+    _, summary = launcher._first_failure([stopped, finished], str(tmp_path), stopped_at=10.5)
+    assert summary == ("worker rank 0 did not finish: rank 1 ended its script normally and waited for rank 0 at "
+                       "jax.distributed's shutdown barrier until it timed out (the ranks ran different numbers of "
+                       "steps, or rank 0 is stuck)")
