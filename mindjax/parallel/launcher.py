@@ -230,6 +230,9 @@ def _shutdown_barrier_waited_for(worker: _Worker) -> list[int] | None:
     return sorted({int(r) for r in ranks} - {worker.rank})
 
 
+_JOIN_TIMEOUT = re.compile(r"DEADLINE_EXCEEDED(?:.*\n){0,4}.*CoordinationService/RegisterTask")
+
+
 def _read_report(log_dir: str, rank: int) -> dict[str, Any] | None:
     try:
         with open(os.path.join(log_dir, f"worker_{rank}.report.json")) as f:
@@ -267,6 +270,21 @@ def _first_failure(workers: Sequence[_Worker], log_dir: str, stopped_at: float) 
                                                     f"coordination service then ended rank {w.rank}, which "
                                                     f"{_exit_reason(w.proc.returncode)})"))
                 continue
+            if _JOIN_TIMEOUT.search("\n".join(w.tail)):
+                # Ranks that reached jax.distributed.initialize time out there together; a local rank that
+                # was still running without that timeout never got there.
+                absent = [o.rank for o in workers if o is not w and not _JOIN_TIMEOUT.search("\n".join(o.tail))
+                          and (o.ended_at is None or o.ended_at > stopped_at)]
+                if absent:
+                    events.append((w.ended_at, absent[0], f"never joined the job: rank {w.rank} timed out in "
+                                                          f"jax.distributed.initialize waiting for it (it is "
+                                                          f"stuck before communication.init)"))
+                else:
+                    events.append((w.ended_at, -1, f"did not start: rank {w.rank} timed out in "
+                                                   f"jax.distributed.initialize waiting for the other ranks to "
+                                                   f"join (a rank on another node never started, or is stuck "
+                                                   f"before communication.init)"))
+                continue
             waited = _shutdown_barrier_waited_for(w)
             if waited:
                 them = ", ".join(map(str, waited))
@@ -283,6 +301,12 @@ def _first_failure(workers: Sequence[_Worker], log_dir: str, stopped_at: float) 
     at, culprit, reason = min(events)
     if culprit < 0:
         return at, f"the job {reason}"
+    # In data parallel every rank checks the global batch: each raises the same error, and the first to report
+    # it is only the fastest. Name them all.
+    same = sorted({c for _, c, r in events if r == reason and c != culprit and c >= 0})
+    if same:
+        return at, (f"worker rank {culprit} {own.get(culprit, reason)} (rank{'s' if len(same) > 1 else ''} "
+                    f"{', '.join(map(str, same))} raised the same error)")
     return at, f"worker rank {culprit} {own.get(culprit, reason)}"
 
 

@@ -64,3 +64,37 @@ def test_a_rank_that_finished_first_names_the_rank_it_waited_for_at_shutdown_not
     assert summary == ("worker rank 0 did not finish: rank 1 ended its script normally and waited for rank 0 at "
                        "jax.distributed's shutdown barrier until it timed out (the ranks ran different numbers of "
                        "steps, or rank 0 is stuck)")
+
+
+_JOIN_TIMED_OUT = """F1202 13:59:16.486234    2782 client.h:80] Terminating process because the JAX distributed service \
+detected fatal errors. absl::Status: DEADLINE_EXCEEDED: Deadline Exceeded
+
+RPC: /xla.coordination.CoordinationService/RegisterTask
+*** Check failure stack trace: ***
+"""
+
+
+def test_a_local_rank_stuck_before_init_is_named_as_never_joining(tmp_path):
+    waited = _worker(0, -signal.SIGABRT, _JOIN_TIMED_OUT, ended_at=10.0)
+    stuck = _worker(1, -signal.SIGTERM, "", ended_at=11.0)
+    _, summary = launcher._first_failure([waited, stuck], str(tmp_path), stopped_at=10.5)
+    assert summary == ("worker rank 1 never joined the job: rank 0 timed out in jax.distributed.initialize waiting "
+                       "for it (it is stuck before communication.init)")
+
+
+def test_a_join_timeout_with_every_local_rank_waiting_blames_the_job_not_a_signal(tmp_path):
+    workers = [_worker(r, -signal.SIGABRT, _JOIN_TIMED_OUT, ended_at=10.0 + r) for r in (0, 1)]
+    _, summary = launcher._first_failure(workers, str(tmp_path), stopped_at=12.0)
+    assert summary.startswith("the job did not start: rank 0 timed out in jax.distributed.initialize waiting for "
+                              "the other ranks to join")
+
+
+def test_the_same_error_raised_on_every_rank_names_them_all(tmp_path):
+    import json
+    reason = "raised IndexValueError: For 'SoftmaxCrossEntropyWithLogits', the value of 'labels' must be in [0, 10)"
+    for rank, at in ((0, 5.0), (1, 5.001)):
+        (tmp_path / f"worker_{rank}.report.json").write_text(
+            json.dumps({"rank": rank, "culprit": rank, "reason": reason, "time": at}))
+    workers = [_worker(r, 1, "", ended_at=6.0) for r in (0, 1)]
+    _, summary = launcher._first_failure(workers, str(tmp_path), stopped_at=6.5)
+    assert summary == f"worker rank 0 {reason} (rank 1 raised the same error)"
