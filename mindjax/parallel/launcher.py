@@ -51,7 +51,8 @@ _GRACE_S = 2.0  # JAX catches SIGTERM (preemption notice), so a worker may need 
 _NATIVE_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+\S+:\d+\]")
 _STOP_LINE = re.compile(r"^mindjax: rank \d+ stops: ")
 _NATIVE_TRACE = re.compile(r"^(\[Gloo\] |\*\*\* (Check failure stack trace|SIGABRT|SIGSEGV|Aborted)|\s+@\s+0x[0-9a-f]+|"
-                           r"PC: @|\s*\[type\.googleapis\.com/|RPC: /xla\.)")
+                           r"PC: @|\s*\[type\.googleapis\.com/|RPC: /xla\.|Additional GRPC error information|"
+                           r":UNKNOWN:|\s*\{grpc_status)")
 
 
 # How a worker runs the script: as ``python script args`` would (``__main__``, ``sys.argv``, the script's

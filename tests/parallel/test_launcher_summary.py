@@ -98,3 +98,29 @@ def test_the_same_error_raised_on_every_rank_names_them_all(tmp_path):
     workers = [_worker(r, 1, "", ended_at=6.0) for r in (0, 1)]
     _, summary = launcher._first_failure(workers, str(tmp_path), stopped_at=6.5)
     assert summary == f"worker rank 0 {reason} (rank 1 raised the same error)"
+
+
+_LEADER_GONE = b"""ready rank 1 pid 29592
+E1202 13:52:35.401408   29907 coordination_service_agent.cc:289] Polled an error from coordination service.
+F1202 13:52:35.401450   29907 client.h:80] Terminating process because the JAX distributed service detected fatal \
+errors. absl::Status: UNAVAILABLE: Failed to send RPC to coordination service.
+Additional GRPC error information from remote target coordination_service while calling \
+/xla.coordination.CoordinationService/PollForError:
+:UNKNOWN:Error received from peer  {grpc_status:14, grpc_message:"Socket closed"}
+*** Check failure stack trace: ***
+    @     0x7fbeded40634  absl::lts_20260107::log_internal::LogMessage::SendToLog()
+"""
+
+
+def test_the_console_shows_the_workers_own_lines_and_none_of_the_grpc_error_details(tmp_path, capfd):
+    import io
+
+    class _Proc:
+        stdout = io.BytesIO(_LEADER_GONE)
+
+    log = io.BytesIO()
+    worker = launcher._Worker(1, _Proc(), log)
+    launcher._Job(str(tmp_path)).pump(worker)
+    shown = capfd.readouterr().out
+    assert shown == "[rank 1] ready rank 1 pid 29592\n", shown
+    assert log.getvalue() == _LEADER_GONE          # the log file keeps everything
