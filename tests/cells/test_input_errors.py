@@ -193,3 +193,15 @@ def test_group_and_instance_norm_reject_an_empty_spatial_axis(mode, make):
 def test_margin_losses_name_the_cell_on_a_shape_mismatch(mode, cls):
     with pytest.raises(ValueError, match=rf"For '{cls.__name__}', .*got \(4, 3\) and \(3, 4\)"):
         cls()(_t((4, 3)), ms.Tensor(np.zeros((3, 4), np.int32)))
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda: nn.Conv2d(1, 1, 5, pad_mode="valid"), (1, 1, 3, 3)),
+    (lambda: nn.Conv1d(1, 1, 3, pad_mode="pad", padding=0, dilation=2), (1, 1, 4)),
+    (lambda: nn.Conv3d(1, 1, 3, pad_mode="valid"), (1, 1, 2, 4, 4)),
+])
+def test_conv_rejects_an_input_smaller_than_its_kernel_instead_of_an_empty_output(mode, make, shape):
+    cell = make()
+    with pytest.raises(ValueError, match=rf"For '{type(cell).__name__}', the input's spatial size .* is smaller "
+                                         rf"than the \(dilated\) kernel"):
+        cell(_t(shape))
