@@ -20,11 +20,11 @@ from tests.parallel.helpers import LossRecorder
 from tests.parallel.nets import LeNetish, batches
 
 
-def _model(small):
+def _model():
     """LeNetish for ``train`` (compared with one process); a one-layer net for the fault modes, which pin
     what the job does around a data-parallel step (its gradient all-reduce), not the step: it compiles faster."""
     ms.set_seed(0)
-    net = nn.SequentialCell([nn.Flatten(), nn.Dense(64, 10)]) if small else LeNetish()
+    net = LeNetish() if sys.argv[1] == "train" else nn.SequentialCell([nn.Flatten(), nn.Dense(64, 10)])
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     return net, ms.Model(net, loss, nn.Momentum(net.trainable_params(), 0.1, 0.9))
 
@@ -33,7 +33,7 @@ def main():
     init()
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
     rank, size = get_rank(), get_group_size()
-    net, model = _model(small=sys.argv[1] != "train")
+    net, model = _model()
     if sys.argv[1] == "train":
         local = [(np.array_split(x, size)[rank], np.array_split(y, size)[rank])
                  for x, y in batches(3)]
