@@ -74,3 +74,17 @@ def test_tensor_index_out_of_bounds_inside_ms_jit_raises_after_the_call():
                                               r"but got 5"):
         pick(ms.Tensor(X), _i(5))
     np.testing.assert_array_equal(pick(ms.Tensor(X), _i(3)).asnumpy(), X[[3]])
+
+
+def test_row_scatters_into_a_parameter_reject_a_row_outside_it_and_write_nothing(mode):
+    param = ms.Parameter(ms.Tensor(X), name="p")
+    with pytest.raises(IndexValueError, match=r"For 'scatter_add', the value of 'indices' must be in \[0, 4\), "
+                                              r"but got 4"):
+        ops.scatter_add(param, _i(4), ms.Tensor(np.ones((1, 3), np.float32)))
+    np.testing.assert_array_equal(param.asnumpy(), X)
+
+
+def test_tensor_scatter_elements_rejects_an_index_outside_the_axis(mode):
+    with pytest.raises(IndexValueError, match=r"For 'tensor_scatter_elements', the value of 'indices' must be in "
+                                              r"\[-3, 3\), but got 3"):
+        ops.tensor_scatter_elements(ms.Tensor(X), _i(0, 3).reshape(1, 2), ms.Tensor(np.ones((1, 2), np.float32)), 1)
