@@ -212,7 +212,8 @@ def _unhealthy_ranks(worker: _Worker) -> list[int]:
     return sorted({int(r) for r in ranks} - {worker.rank})
 
 
-_SHUTDOWN_BARRIER = re.compile(r"Shutdown barrier has failed(?:.*\n)*?.*Some timed out task names:\s*\n((?:\s*\S+\n?)*)")
+_SHUTDOWN_BARRIER = re.compile(r"Shutdown barrier has failed(?:.*\n)*?.*Some timed out task names:\s*\n"
+                               r"((?:\s*\S+\n?)*)")
 
 
 def _shutdown_barrier_waited_for(worker: _Worker) -> list[int] | None:

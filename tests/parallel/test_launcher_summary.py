@@ -66,8 +66,8 @@ def test_a_rank_that_finished_first_names_the_rank_it_waited_for_at_shutdown_not
                        "steps, or rank 0 is stuck)")
 
 
-_JOIN_TIMED_OUT = """F1202 13:59:16.486234    2782 client.h:80] Terminating process because the JAX distributed service \
-detected fatal errors. absl::Status: DEADLINE_EXCEEDED: Deadline Exceeded
+_JOIN_TIMED_OUT = """F1202 13:59:16.486234    2782 client.h:80] Terminating process because the JAX distributed \
+service detected fatal errors. absl::Status: DEADLINE_EXCEEDED: Deadline Exceeded
 
 RPC: /xla.coordination.CoordinationService/RegisterTask
 *** Check failure stack trace: ***
