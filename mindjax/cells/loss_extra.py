@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.cells.cell import Cell
-from mindjax.cells.layers._inputs import broadcast_pair
+from mindjax.cells.layers._inputs import broadcast_pair, tensor_input
 from mindjax.cells.loss import LossBase
 from mindjax.common.tensor import Tensor
 from mindjax.common.tensor import as_array as _arr
@@ -123,6 +123,10 @@ class MultiMarginLoss(LossBase):
         self.weight = weight
 
     def construct(self, x: Any, target: Any, weight: Any = None) -> jax.Array:
+        x, target = tensor_input(self._where(), "x", x), tensor_input(self._where(), "target", target)
+        if x.ndim not in (1, 2) or tuple(target.shape) != tuple(x.shape[:-1]):
+            raise ValueError(f"{self._where()}, 'x' must be (N, C) or (C,) and 'target' x's shape without its "
+                             f"last axis, got {tuple(x.shape)} and {tuple(target.shape)}")
         return _nn.multi_margin_loss(x, target, self.p, self.margin, self.weight if weight is None else weight,
                                      self.reduction)
 
@@ -268,6 +272,10 @@ class MultilabelMarginLoss(LossBase):
         self.reduction = reduction
 
     def construct(self, x: Any, target: Any) -> jax.Array:
+        x, target = tensor_input(self._where(), "x", x), tensor_input(self._where(), "target", target)
+        if tuple(x.shape) != tuple(target.shape):
+            raise ValueError(f"{self._where()}, 'x' and 'target' must have one shape, got {tuple(x.shape)} "
+                             f"and {tuple(target.shape)}")
         return _nn.multilabel_margin_loss(x, target, self.reduction)
 
 

@@ -571,11 +571,15 @@ class Tensor:
     # -- indexing -----------------------------------------------------------------------
     def __getitem__(self, index: Any) -> "Tensor":
         raw = self._value
-        return _out(raw[_index(index, raw)])
+        idx = _index(index, raw)
+        _check_bounds("Tensor.__getitem__", idx, raw.shape)
+        return _out(raw[idx])
 
     def __setitem__(self, index: Any, value: Any) -> None:
         raw = self._value
-        self._write(_set_item(raw, _index(index, raw), value))
+        idx = _index(index, raw)
+        _check_bounds("Tensor.__setitem__", idx, raw.shape)
+        self._write(_set_item(raw, idx, value))
 
     # -- in-place -----------------------------------------------------------------------
     def assign_value(self, value: Any) -> "Tensor":
@@ -827,6 +831,42 @@ def _index(index: Any, raw: Any) -> Any:
     if isinstance(index, np.ndarray):
         return index
     return index
+
+
+def _check_bounds(where: str, idx: Any, shape: tuple[int, ...]) -> None:
+    """Integers and integer arrays in ``idx`` must lie in ``[-N, N)`` of the axis they index.
+
+    JAX clamps an out-of-bounds integer (``x[4]`` of 4 rows is the last row)
+    and an integer array; MindSpore raises, as numpy does. Python integers are
+    checked here; integer arrays go through :func:`check_index_range` (eager,
+    or a recorded check in compiled code).
+    """
+    from mindjax.common.checks import check_index_range
+
+    items = idx if isinstance(idx, tuple) else (idx,)
+    axis = 0
+    for k, item in enumerate(items):
+        if item is None:
+            continue
+        if item is Ellipsis:
+            axis = len(shape) - sum(i.ndim if _is_bool_mask(i) else 1 for i in items[k + 1:]
+                                    if i is not None and i is not Ellipsis)
+            continue
+        if axis >= len(shape):
+            return  # too many indices: JAX's own IndexError says so
+        size = shape[axis]
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            if not -size <= int(item) < size:
+                raise IndexError(f"For '{where}', index {int(item)} is out of bounds for dimension {axis} "
+                                 f"with size {size}")
+        elif _is_bool_mask(item):
+            axis += item.ndim
+            continue
+        elif (hasattr(item, "dtype") and jnp.issubdtype(item.dtype, jnp.integer) and getattr(item, "size", 0)
+              and not (isinstance(item, jax.core.Tracer) and item.ndim == 0)):
+            # A traced scalar is most often a loop counter, in range by construction: not checked.
+            check_index_range(where, "index", item, -size, size)
+        axis += 1
 
 
 def _known_value(raw: Any) -> Any:

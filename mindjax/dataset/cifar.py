@@ -37,6 +37,8 @@ class _CifarReader:
         self.files, self.labels = files, labels
         self.record = labels + _PIXELS
         counts = [_check_records(f, self.record, op) for f in files]
+        if not sum(counts):
+            raise DataError(f"For '{op}', no valid data: the files {files} hold no records (they are empty)")
         self.offsets = np.cumsum([0] + counts)
         self._maps: list[np.ndarray] | None = None
 

@@ -849,6 +849,8 @@ def scatter_nd(indices: Any, updates: Any, shape: Sequence[int]) -> jax.Array:
     if k == 0 or k > len(shp) or upd.shape != expected:
         raise ValueError(f"'updates' must have shape {expected} for indices {idx.shape} and shape {shp}, "
                          f"got {upd.shape}")
+    for j in range(k):
+        _check_index_range("scatter_nd", f"indices[..., {j}]", idx[..., j], 0, shp[j])
     return jnp.zeros(shp, upd.dtype).at[tuple(jnp.moveaxis(idx, -1, 0))].add(upd)
 
 

@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.checks import check_index_range as _check_index_range
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
 from mindjax.ops.functional import _arr, _axis, _default_int, _gather_along_dim, _named
@@ -412,6 +413,8 @@ def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> jax.Array
     if k == 0 or k > x.ndim or upd.shape != expected:
         raise ValueError(f"'updates' must have shape indices.shape[:-1] + input_x.shape[k:] = {expected}, got "
                          f"{upd.shape} (input_x {x.shape}, indices {idx.shape})")
+    for j in range(k):
+        _check_index_range("tensor_scatter_update", f"indices[..., {j}]", idx[..., j], 0, x.shape[j])
     return x.at[tuple(jnp.moveaxis(idx, -1, 0))].set(upd.astype(x.dtype))
 
 

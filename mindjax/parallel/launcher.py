@@ -51,7 +51,8 @@ _GRACE_S = 2.0  # JAX catches SIGTERM (preemption notice), so a worker may need 
 _NATIVE_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+\S+:\d+\]")
 _STOP_LINE = re.compile(r"^mindjax: rank \d+ stops: ")
 _NATIVE_TRACE = re.compile(r"^(\[Gloo\] |\*\*\* (Check failure stack trace|SIGABRT|SIGSEGV|Aborted)|\s+@\s+0x[0-9a-f]+|"
-                           r"PC: @|\s*\[type\.googleapis\.com/|RPC: /xla\.)")
+                           r"PC: @|\s*\[type\.googleapis\.com/|RPC: /xla\.|Additional GRPC error information|"
+                           r":UNKNOWN:|\s*\{grpc_status)")
 
 
 # How a worker runs the script: as ``python script args`` would (``__main__``, ``sys.argv``, the script's
@@ -211,6 +212,29 @@ def _unhealthy_ranks(worker: _Worker) -> list[int]:
     return sorted({int(r) for r in ranks} - {worker.rank})
 
 
+_SHUTDOWN_BARRIER = re.compile(r"Shutdown barrier has failed(?:.*\n)*?.*Some timed out task names:\s*\n"
+                               r"((?:\s*\S+\n?)*)")
+
+
+def _shutdown_barrier_waited_for(worker: _Worker) -> list[int] | None:
+    """The ranks ``worker`` waited for in ``jax.distributed``'s shutdown barrier when that barrier failed.
+
+    A rank whose script ended normally waits there for every other rank; when
+    another rank is still training (the ranks ran different numbers of steps,
+    or it is stuck), the barrier times out and XLA ends the finished rank with
+    SIGABRT. That rank did not fail: the ones it waited for are the story.
+    Returns None when ``worker`` did not die in that barrier.
+    """
+    found = _SHUTDOWN_BARRIER.search("\n".join(worker.tail))
+    if found is None:
+        return None
+    ranks = re.findall(r"task:(\d+)", found.group(1)) or re.findall(r"^\s*(\d+)\s*$", found.group(1), re.M)
+    return sorted({int(r) for r in ranks} - {worker.rank})
+
+
+_JOIN_TIMEOUT = re.compile(r"DEADLINE_EXCEEDED(?:.*\n){0,4}.*CoordinationService/RegisterTask")
+
+
 def _read_report(log_dir: str, rank: int) -> dict[str, Any] | None:
     try:
         with open(os.path.join(log_dir, f"worker_{rank}.report.json")) as f:
@@ -248,6 +272,29 @@ def _first_failure(workers: Sequence[_Worker], log_dir: str, stopped_at: float) 
                                                     f"coordination service then ended rank {w.rank}, which "
                                                     f"{_exit_reason(w.proc.returncode)})"))
                 continue
+            if _JOIN_TIMEOUT.search("\n".join(w.tail)):
+                # Ranks that reached jax.distributed.initialize time out there together; a local rank that
+                # was still running without that timeout never got there.
+                absent = [o.rank for o in workers if o is not w and not _JOIN_TIMEOUT.search("\n".join(o.tail))
+                          and (o.ended_at is None or o.ended_at > stopped_at)]
+                if absent:
+                    events.append((w.ended_at, absent[0], f"never joined the job: rank {w.rank} timed out in "
+                                                          f"jax.distributed.initialize waiting for it (it is "
+                                                          f"stuck before communication.init)"))
+                else:
+                    events.append((w.ended_at, -1, f"did not start: rank {w.rank} timed out in "
+                                                   f"jax.distributed.initialize waiting for the other ranks to "
+                                                   f"join (a rank on another node never started, or is stuck "
+                                                   f"before communication.init)"))
+                continue
+            waited = _shutdown_barrier_waited_for(w)
+            if waited:
+                them = ", ".join(map(str, waited))
+                events.append((w.ended_at, waited[0], f"did not finish: rank {w.rank} ended its script normally and "
+                                                      f"waited for rank {them} at jax.distributed's shutdown "
+                                                      f"barrier until it timed out (the ranks ran different "
+                                                      f"numbers of steps, or rank {waited[0]} is stuck)"))
+                continue
             last = f"; its last output: {w.last_line[:200]!r}" if w.last_line else ""
             events.append((w.ended_at, w.rank, f"{_exit_reason(w.proc.returncode)}{last}"))
     if not events:
@@ -256,6 +303,12 @@ def _first_failure(workers: Sequence[_Worker], log_dir: str, stopped_at: float) 
     at, culprit, reason = min(events)
     if culprit < 0:
         return at, f"the job {reason}"
+    # In data parallel every rank checks the global batch: each raises the same error, and the first to report
+    # it is only the fastest. Name them all.
+    same = sorted({c for _, c, r in events if r == reason and c != culprit and c >= 0})
+    if same:
+        return at, (f"worker rank {culprit} {own.get(culprit, reason)} (rank{'s' if len(same) > 1 else ''} "
+                    f"{', '.join(map(str, same))} raised the same error)")
     return at, f"worker rank {culprit} {own.get(culprit, reason)}"
 
 

@@ -307,7 +307,13 @@ class Model:
                 pending.append((program, program.last_report, i + 1, cb.cur_step_num, cb.batch_num))
                 if len(pending) >= _CHECK_EVERY:
                     self._check_steps(pending)
-                step_end(run_context)
+                try:
+                    step_end(run_context)
+                except Exception:
+                    # A callback that reads the loss (LossMonitor on a NaN) fails on a step whose failed
+                    # value check (a label out of range) is the cause: that error is raised instead.
+                    self._raise_failed_pending(pending)
+                    raise
                 if run_context._stop_requested:
                     break
             self._check_steps(pending)
@@ -369,6 +375,12 @@ class Model:
         pending.clear()
         for item in items:
             self._check_step(*item)
+
+    def _raise_failed_pending(self, pending: list[Any]) -> None:
+        """Raise the first failed value check among the steps in ``pending`` (non-finite losses are not raised)."""
+        reports = jax.device_get([p[1] for p in pending])
+        for (program, _, epoch, step, batch_num), (_, checks) in zip(pending, reports):
+            self._raise_for(program, checks, self._step_text(epoch, step, batch_num))
 
     def _check_step(self, program: StepProgram, report: Any, epoch: int, step: int, batch_num: int) -> None:
         """Raise for (or count) the step's non-finite loss or failed value check; its update was not applied."""

@@ -163,3 +163,45 @@ def test_more_losses_name_the_cell_in_shape_mismatches(mode, make, names):
     with pytest.raises(ValueError, match=rf"For '{type(loss).__name__}', '{names[0]}' and '{names[1]}' must have "
                                          rf"the same shape or shapes that broadcast, got \(4, 3\) and \(3, 4\)"):
         loss(_t((4, 3)) * 0.5, _t((3, 4)) * 0.5)
+
+
+@pytest.mark.parametrize("make", [lambda: nn.MaxPool2d(2), lambda: nn.AvgPool2d(2), lambda: nn.MaxPool1d(2)])
+@pytest.mark.parametrize("dtype", [np.bool_, np.complex64])
+def test_pooling_rejects_bool_and_complex_inputs_naming_cell_and_dtype(mode, make, dtype):
+    cell = make()
+    shape = (1, 2, 4) if isinstance(cell, nn.MaxPool1d) else (1, 2, 4, 4)
+    with pytest.raises(TypeError, match=rf"For '{type(cell).__name__}', the input 'x' must be a real-number Tensor "
+                                        rf"\(float or int\), got {np.dtype(dtype).name}"):
+        cell(_t(shape, dtype))
+
+
+@pytest.mark.parametrize("bad, kind", [("ab", "str"), ([0, 1], "list"), (None, "None")])
+def test_embedding_rejects_non_tensor_ids_naming_the_type(mode, bad, kind):
+    with pytest.raises(TypeError, match=rf"For 'Embedding', the input 'ids' must be a Tensor, got {kind}"):
+        nn.Embedding(4, 2)(bad)
+
+
+@pytest.mark.parametrize("make", [lambda: nn.GroupNorm(1, 3), lambda: nn.InstanceNorm2d(3)])
+def test_group_and_instance_norm_reject_an_empty_spatial_axis(mode, make):
+    cell = make()
+    with pytest.raises(ValueError, match=rf"For '{type(cell).__name__}', the input 'x' has an empty spatial "
+                                         rf"dimension \(axis 3\) in shape \(2, 3, 4, 0\)"):
+        cell(_t((2, 3, 4, 0)))
+
+
+@pytest.mark.parametrize("cls", [nn.MultiMarginLoss, nn.MultilabelMarginLoss])
+def test_margin_losses_name_the_cell_on_a_shape_mismatch(mode, cls):
+    with pytest.raises(ValueError, match=rf"For '{cls.__name__}', .*got \(4, 3\) and \(3, 4\)"):
+        cls()(_t((4, 3)), ms.Tensor(np.zeros((3, 4), np.int32)))
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda: nn.Conv2d(1, 1, 5, pad_mode="valid"), (1, 1, 3, 3)),
+    (lambda: nn.Conv1d(1, 1, 3, pad_mode="pad", padding=0, dilation=2), (1, 1, 4)),
+    (lambda: nn.Conv3d(1, 1, 3, pad_mode="valid"), (1, 1, 2, 4, 4)),
+])
+def test_conv_rejects_an_input_smaller_than_its_kernel_instead_of_an_empty_output(mode, make, shape):
+    cell = make()
+    with pytest.raises(ValueError, match=rf"For '{type(cell).__name__}', the input's spatial size .* is smaller "
+                                         rf"than the \(dilated\) kernel"):
+        cell(_t(shape))

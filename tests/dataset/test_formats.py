@@ -172,3 +172,13 @@ def test_mnist_matches_mindspore_file_names_with_dots(tmp_path):
     write_idx(os.path.join(root, "train-images.idx3-ubyte"), 2051, images)
     write_idx(os.path.join(root, "train-labels.idx1-ubyte"), 2049, np.array([3, 4], np.uint8))
     assert [int(r[1]) for r in rows(ds.MnistDataset(root, usage="train", shuffle=False))] == [3, 4]
+
+
+def test_cifar10_all_empty_batch_files_are_an_error_not_an_empty_dataset(tmp_path):
+    root = tmp_path / "c"
+    root.mkdir()
+    for name in ("data_batch_1.bin", "data_batch_2.bin"):
+        (root / name).write_bytes(b"")
+    with pytest.raises(ValueError, match=r"For 'Cifar10Dataset', no valid data: the files .*data_batch_1.bin.* hold "
+                                         r"no records \(they are empty\)"):
+        ds.Cifar10Dataset(str(root), usage="train")

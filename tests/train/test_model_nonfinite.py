@@ -116,3 +116,21 @@ def test_cross_entropy_loss_label_out_of_range_raises_in_model_train():
         model.train(1, [(x, y)])
     for name, value in weights(net).items():
         np.testing.assert_array_equal(value, before[name], err_msg=name)
+
+
+@pytest.mark.parametrize("bad_label", [3, 100])
+@pytest.mark.parametrize("sink", [False, True])
+def test_out_of_range_label_with_loss_monitor_names_the_label_not_a_nan_loss(bad_label, sink):
+    # The bad label makes the loss NaN; LossMonitor reads it first, but the label is the cause.
+    batches = classification_batches(n_batches=3)
+    expected = _reference_after(1, batches)
+    x, y = batches[1]
+    y = y.copy()
+    y[0] = bad_label
+    batches[1] = (x, y)
+    model, net, _ = make_model(net=_seeded_mlp())
+    with pytest.raises(IndexValueError, match=rf"For 'SoftmaxCrossEntropyWithLogits', the value of 'labels' must "
+                                              rf"be in \[0, 3\), but got {bad_label} .*epoch 1, step 2"):
+        model.train(1, batches, callbacks=[LossMonitor()], dataset_sink_mode=sink)
+    for name, value in weights(net).items():
+        np.testing.assert_array_equal(value, expected[name], err_msg=name)

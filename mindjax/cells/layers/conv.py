@@ -178,9 +178,13 @@ class _Conv(Cell):
               dilation: Sequence[int], padding: Any) -> list[tuple[int, int]]:
         if self.pad_mode == "same":
             return [_same_pads(s, k, st, d) for s, k, st, d in zip(spatial, kernel, stride, dilation)]
-        if self.pad_mode == "valid":
-            return [(0, 0)] * len(spatial)
-        return _explicit_pads(padding, len(spatial))
+        pads = [(0, 0)] * len(spatial) if self.pad_mode == "valid" else _explicit_pads(padding, len(spatial))
+        windows = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+        if any(s + lo + hi < w for s, (lo, hi), w in zip(spatial, pads, windows)):
+            # XLA would return an empty output.
+            raise ValueError(f"{self._where()}, the input's spatial size {tuple(spatial)} with padding "
+                             f"{[tuple(p) for p in pads]} is smaller than the (dilated) kernel {tuple(windows)}")
+        return pads
 
     def _add_bias(self, out: Any, channel_axis: int) -> Any:
         if self.bias is None:

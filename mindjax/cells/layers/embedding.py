@@ -23,6 +23,7 @@ from mindjax.common.tensor import Tensor, as_array
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter
 from mindjax.common import dtype as mstype
+from mindjax.cells.layers._inputs import tensor_input
 from mindjax.common.checks import check_index_range
 from mindjax.common.initializer import initializer
 
@@ -101,7 +102,7 @@ class Embedding(Cell):
         self.embedding_table = Parameter(table, name="embedding_table")
 
     def construct(self, ids: Any) -> jax.Array:
-        ids = jnp.asarray(ids)
+        ids = tensor_input(self._where(), "ids", ids)
         if not jnp.issubdtype(ids.dtype, jnp.integer):
             raise TypeError(f"{self._where()}, 'ids' must be an integer Tensor, got dtype {ids.dtype}")
         # MindSpore's Gather kernel rejects ids >= vocab_size and wraps negative ones.
@@ -215,7 +216,7 @@ class EmbeddingLookup(Cell):
                                  f"with type 'float'.")
 
     def _lookup(self, indices: Any, arg: str) -> jax.Array:
-        ids = jnp.asarray(as_array(indices))
+        ids = tensor_input(self._where(), arg, indices)
         if not jnp.issubdtype(ids.dtype, jnp.integer):
             raise TypeError(f"{self._where()}, '{arg}' must be an int32 or int64 Tensor, got dtype {ids.dtype}")
         if self.target == "DEVICE":

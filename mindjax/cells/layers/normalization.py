@@ -335,6 +335,7 @@ class GroupNorm(Cell):
         if len(shape) < 2 or shape[1] != self.num_channels:
             raise ValueError(f"{self._where()}, expected input of shape (N, {self.num_channels}, ...), "
                              f"got {shape}")
+        nonempty_axes(self._where(), "x", x, range(2, len(shape)))
         grouped = x.reshape((shape[0], self.num_groups, -1))
         mean, var = _moments(grouped, (2,))
         y = ((grouped.astype(mean.dtype) - mean) / jnp.sqrt(var + self.eps)).reshape(shape)
@@ -387,6 +388,7 @@ class _InstanceNorm(Cell):
             spatial = ", ".join(["..."] * (self._rank - 2))
             raise ValueError(f"{self._where()}, expected input of shape (N, {self.num_features}, "
                              f"{spatial}), got {shape}")
+        nonempty_axes(self._where(), "x", x, range(2, len(shape)))
         mean, var = _moments(x, tuple(range(2, x.ndim)))
         bshape = (1, self.num_features) + (1,) * (x.ndim - 2)
         y = (x.astype(mean.dtype) - mean) / jnp.sqrt(var + self.eps)

@@ -175,7 +175,11 @@ def _max_pool_with_indices(x: Any, wins: Sequence[_Window]) -> tuple[Any, Any]:
 
 
 def _check_rank(cell: Cell, x: Any, ranks: tuple[int, ...], layout: str) -> None:
-    shape = tuple(tensor_input(cell._where(), "x", x).shape)
+    arr = tensor_input(cell._where(), "x", x)
+    if arr.dtype == jnp.bool_ or jnp.issubdtype(arr.dtype, jnp.complexfloating):
+        raise TypeError(f"{cell._where()}, the input 'x' must be a real-number Tensor (float or int), "
+                        f"got {arr.dtype}")
+    shape = tuple(arr.shape)
     if len(shape) not in ranks:
         raise ValueError(f"{cell._where()}, expected input of rank {' or '.join(map(str, ranks))} "
                          f"({layout}), got shape {shape}")

@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.checks import check_index_range as _check_index_range
 from mindjax.common.tensor import Tensor
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
@@ -390,7 +391,9 @@ def index_select(input: Any, axis: int, index: Any) -> jax.Array:
     idx = _index("index", index)
     if idx.ndim != 1:
         raise ValueError(f"'index' must be 1-D, got shape {idx.shape}")
-    return jnp.take(x, idx, axis=_axis("index_select", axis, x.ndim))
+    ax = _axis("index_select", axis, x.ndim)
+    _check_index_range("index_select", "index", idx, -x.shape[ax], x.shape[ax])
+    return jnp.take(x, idx, axis=ax)
 
 
 @tensor_op
@@ -408,8 +411,15 @@ def index_fill(x: Any, axis: int, index: Any, value: Any) -> jax.Array:
 @tensor_op
 @_named("take")
 def take(input: Any, index: Any) -> jax.Array:
-    """The entries of the flattened input at ``index`` (the output has ``index``'s shape)."""
-    return jnp.take(_arr(input).reshape(-1), _index("index", index))
+    """The entries of the flattened input at ``index`` (the output has ``index``'s shape).
+
+    Raises:
+        IndexValueError: an index outside ``[-N, N)`` for N elements (in compiled code, when the call returns).
+    """
+    flat = _arr(input).reshape(-1)
+    idx = _index("index", index)
+    _check_index_range("take", "index", idx, -flat.shape[0], flat.shape[0])
+    return jnp.take(flat, idx)
 
 
 @tensor_op
@@ -669,6 +679,8 @@ def _scatter_nd(op: str, mode: str, input_x: Any, indices: Any, updates: Any) ->
     if u.shape != expected:
         raise ValueError(f"'updates' must have shape {expected} (indices {idx.shape}, input {x.shape}), "
                          f"got {u.shape}")
+    for k in builtins.range(idx.shape[-1]):
+        _check_index_range(op, f"indices[..., {k}]", idx[..., k], 0, x.shape[k])
     if mode == "sub":
         u = -u
     key = tuple(jnp.moveaxis(idx, -1, 0))
@@ -734,6 +746,7 @@ def _scatter_rows(mode: str) -> Any:
         expected = idx.shape + x.shape[1:]
         if u.shape != expected:
             raise ValueError(f"'updates' must have shape {expected}, got {u.shape}")
+        _check_index_range(name, "indices", idx, 0, x.shape[0])
         if mode == "sub":
             u = -u
         return _write_back(input_x, getattr(x.at[idx], _SCATTER_MODES[mode])(u))
@@ -777,6 +790,7 @@ def tensor_scatter_elements(input_x: Any, indices: Any, updates: Any, axis: int 
         raise ValueError(f"'indices' must have the input's rank {x.ndim} and 'updates' its shape, got "
                          f"{idx.shape} and {u.shape}")
     ax = _axis("tensor_scatter_elements", axis, x.ndim)
+    _check_index_range("tensor_scatter_elements", "indices", idx, -x.shape[ax], x.shape[ax])
     idx = jnp.where(idx < 0, idx + x.shape[ax], idx)
     grid = list(jnp.indices(idx.shape, sparse=True))
     grid[ax] = idx

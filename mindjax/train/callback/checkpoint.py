@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from typing import Any, Callable
 
@@ -157,7 +156,9 @@ def _prefix_family(directory: str, prefix: str) -> list[str]:
 def _remove(path: str) -> None:
     """Delete a checkpoint: a file, or the folder a sharded (``integrated_save=False``) save wrote."""
     if os.path.isdir(path):
-        shutil.rmtree(path)
+        from mindjax.train.serialization.sharded import remove_sharded
+
+        remove_sharded(path)  # renamed first: a kill never leaves a half-deleted folder under a checkpoint's name
     else:
         os.remove(path)
 

@@ -41,9 +41,10 @@ import numpy as np
 from mindjax.train.serialization.atomic import writer_is_gone, writer_tag
 from mindjax.train.serialization.ckpt_format import CheckpointFormatError
 
-__all__ = ["save_sharded", "load_sharded", "is_sharded_checkpoint", "recover_sharded", "remove_stale_sharded"]
+__all__ = ["save_sharded", "load_sharded", "is_sharded_checkpoint", "recover_sharded", "remove_stale_sharded",
+           "remove_sharded"]
 
-_STAGE = re.compile(r"^(?P<base>.+)\.(?P<stage>saving|ready|old)-(?P<host>[A-Za-z0-9_-]+)-(?P<pid>\d+)"
+_STAGE = re.compile(r"^(?P<base>.+)\.(?P<stage>saving|ready|old|deleting)-(?P<host>[A-Za-z0-9_-]+)-(?P<pid>\d+)"
                     r"(?P<orbax>\.orbax-checkpoint-tmp.*)?$")
 _SAVING_NOW: set[str] = set()
 
@@ -97,7 +98,7 @@ def recover_sharded(path: str) -> bool:
         names = os.listdir(directory)
     except OSError:
         return False
-    found: dict[str, list[tuple[float, str]]] = {"saving": [], "ready": [], "old": []}
+    found: dict[str, list[tuple[float, str]]] = {"saving": [], "ready": [], "old": [], "deleting": []}
     for name in names:
         match = _STAGE.match(name)
         if match is None or match["base"] != base:
@@ -122,6 +123,19 @@ def recover_sharded(path: str) -> bool:
         for _, leftover in entries:
             _remove_tree(leftover)
     return restored
+
+
+def remove_sharded(path: str) -> None:
+    """Delete the sharded checkpoint folder ``path`` so that a kill never leaves a half-deleted one under its name.
+
+    The folder is first renamed ``<path>.deleting-<host>-<pid>`` (one atomic
+    rename), then removed; :func:`recover_sharded` removes what a killed
+    process left of it, and never restores it.
+    """
+    path = os.path.abspath(path)
+    doomed = f"{path}.deleting-{writer_tag()}"
+    os.replace(path, doomed)
+    _remove_tree(doomed)
 
 
 def remove_stale_sharded(directory: str, name_prefix: str) -> None:
