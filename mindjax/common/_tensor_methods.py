@@ -18,6 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.casting import cast_array
 from mindjax.common.dtype import to_jax_dtype, to_ms_dtype
 from mindjax.common.precision import active_policy, run_as
 from mindjax.common.tensor import Tensor, _float_default, _out, _promote, _true_divide, as_array
@@ -261,8 +262,8 @@ def repeat(self: Tensor, repeats: Any, axis: Any = None) -> Tensor:
 # --- dtype ----------------------------------------------------------------------------------
 
 def astype(self: Tensor, dtype: Any, copy: bool = True) -> Tensor:
-    """The data cast to ``dtype``."""
-    return _out(self._value.astype(to_jax_dtype(dtype)))
+    """The data cast to ``dtype`` (its gradient the identity, to integer dtypes too, as MindSpore's)."""
+    return _out(cast_array(self._value, to_jax_dtype(dtype)))
 
 
 def to(self: Tensor, dtype: Any = None, *args: Any, **kwargs: Any) -> Tensor:
@@ -271,7 +272,7 @@ def to(self: Tensor, dtype: Any = None, *args: Any, **kwargs: Any) -> Tensor:
         dtype = kwargs.get("dtype", args[0] if args else None)
         if dtype is None:
             return self
-    return _out(self._value.astype(to_jax_dtype(dtype)))
+    return _out(cast_array(self._value, to_jax_dtype(dtype)))
 
 
 def type(self: Tensor, dtype: Any = None) -> Any:  # noqa: A001 (MindSpore's name)
@@ -283,12 +284,12 @@ def type(self: Tensor, dtype: Any = None) -> Any:  # noqa: A001 (MindSpore's nam
 
 def type_as(self: Tensor, other: Any) -> Tensor:
     """The data cast to ``other``'s dtype."""
-    return _out(self._value.astype(as_array(other).dtype))
+    return _out(cast_array(self._value, as_array(other).dtype))
 
 
 def _caster(name: str, dtype: Any) -> None:
     def cast(self: Tensor) -> Tensor:
-        return _out(self._value.astype(dtype))
+        return _out(cast_array(self._value, dtype))
     cast.__doc__ = f"The data as {name}."
     _method(cast, name)
 
