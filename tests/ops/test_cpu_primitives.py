@@ -101,3 +101,11 @@ def test_resize_bicubic_keeps_constants_and_checks_size() -> None:
         ops.ResizeBicubic()(mindjax.Tensor(np.zeros((1, 1, 2, 2), np.float32)), (0, 2))
     with pytest.raises(ValueError, match="cannot both be True"):
         ops.ResizeBicubic(True, True)
+
+
+def test_resize_area_averages_whole_blocks() -> None:
+    x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    out = ops.ResizeArea()(mindjax.Tensor(x), mindjax.Tensor(np.array([2, 2], np.int32)))
+    np.testing.assert_allclose(out.asnumpy()[0, :, :, 0], x[0, :, :, 0].reshape(2, 2, 2, 2).mean(axis=(1, 3)))
+    with pytest.raises(ValueError, match=r"For 'ResizeArea', 'images' must be 4-D \(N, H, W, C\)"):
+        ops.ResizeArea()(mindjax.Tensor(x[0]), (2, 2))

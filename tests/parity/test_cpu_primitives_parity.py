@@ -1,4 +1,4 @@
-"""MaxPoolWithArgmax, NMSWithMask, ROIAlign and ResizeBicubic against MindSpore 2.10's CPU kernels."""
+"""MaxPoolWithArgmax, NMSWithMask, ROIAlign, ResizeBicubic and ResizeArea against MindSpore 2.10's CPU kernels."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -17,6 +17,7 @@ FEAT_LINEAR = np.arange(72, dtype=np.float32).reshape(1, 2, 6, 6)
 FEAT_WAVY = (np.arange(64, dtype=np.float32).reshape(1, 1, 8, 8) ** 2) % 13
 ROIS = np.array([[0, 0.5, 0.5, 4.0, 3.0], [0, 1.0, 2.0, 5.5, 5.5]], np.float32)
 IMAGE = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4) ** 1.5
+IMAGE_NHWC = np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2) ** 1.5
 
 
 def _size(ms: Any, hw: tuple[int, int]) -> Any:
@@ -39,6 +40,9 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "bicubic_align_corners": lambda ms: ms.ops.ResizeBicubic(True)(ms.Tensor(IMAGE), _size(ms, (6, 7))),
     "bicubic_half_pixel": lambda ms: ms.ops.ResizeBicubic(False, True)(ms.Tensor(IMAGE), _size(ms, (3, 7))),
     "bicubic_down": lambda ms: ms.ops.ResizeBicubic()(ms.Tensor(IMAGE), _size(ms, (2, 3))),
+    "area_down": lambda ms: ms.ops.ResizeArea()(ms.Tensor(IMAGE_NHWC), _size(ms, (3, 2))),
+    "area_align_corners_up": lambda ms: ms.ops.ResizeArea(True)(ms.Tensor(IMAGE_NHWC), _size(ms, (3, 5))),
+    "area_up": lambda ms: ms.ops.ResizeArea()(ms.Tensor(IMAGE_NHWC), _size(ms, (6, 7))),
 }
 
 
