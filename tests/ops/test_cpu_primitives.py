@@ -109,3 +109,21 @@ def test_resize_area_averages_whole_blocks() -> None:
     np.testing.assert_allclose(out.asnumpy()[0, :, :, 0], x[0, :, :, 0].reshape(2, 2, 2, 2).mean(axis=(1, 3)))
     with pytest.raises(ValueError, match=r"For 'ResizeArea', 'images' must be 4-D \(N, H, W, C\)"):
         ops.ResizeArea()(mindjax.Tensor(x[0]), (2, 2))
+
+
+def test_fractional_max_pool_functions_and_primitive_agree() -> None:
+    x = mindjax.Tensor(np.random.default_rng(1).normal(size=(1, 2, 7, 6)).astype(np.float32))
+    samples = mindjax.Tensor(np.array([[[0.3, 0.7], [0.9, 0.1]]], np.float32))
+    y, idx = ops.FractionalMaxPoolWithFixedKsize(2, (3, 4))(x, samples)
+    y2, idx2 = ops.fractional_max_pool2d(x, 2, (3, 4), return_indices=True, _random_samples=samples)
+    np.testing.assert_array_equal(y.asnumpy(), y2.asnumpy())
+    np.testing.assert_array_equal(idx.asnumpy(), idx2.asnumpy())
+    flat = x.asnumpy().reshape(1, 2, -1)
+    np.testing.assert_array_equal(np.take_along_axis(flat, idx.asnumpy().reshape(1, 2, -1), -1).ravel(),
+                                  y.asnumpy().ravel())
+    assert ops.fractional_max_pool2d(x, 2, output_ratio=0.5).shape == (1, 2, 3, 3)
+    with pytest.raises(ValueError, match="'output_size' and 'output_ratio' can not be None at the same time"):
+        ops.fractional_max_pool2d(x, 2)
+    with pytest.raises(ValueError, match=r"For FractionalMaxPoolWithFixedKsize, ksize H \[2\] \+ output_shape_h \[7\]"):
+        ops.FractionalMaxPoolWithFixedKsize(2, (7, 2))(x, samples)
+    assert ops.fractional_max_pool3d(mindjax.Tensor(np.ones((1, 1, 4, 4, 4), np.float32)), 2, 2).shape == (1, 1, 2, 2, 2)

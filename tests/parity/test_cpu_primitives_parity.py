@@ -17,6 +17,8 @@ FEAT_LINEAR = np.arange(72, dtype=np.float32).reshape(1, 2, 6, 6)
 FEAT_WAVY = (np.arange(64, dtype=np.float32).reshape(1, 1, 8, 8) ** 2) % 13
 ROIS = np.array([[0, 0.5, 0.5, 4.0, 3.0], [0, 1.0, 2.0, 5.5, 5.5]], np.float32)
 IMAGE = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4) ** 1.5
+FRAC_X = np.random.default_rng(0).normal(size=(1, 2, 7, 6)).astype(np.float32)
+FRAC_SAMPLES = np.array([[[0.3, 0.7], [0.9, 0.1]]], np.float32)
 IMAGE_NHWC = np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2) ** 1.5
 
 
@@ -40,6 +42,10 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "bicubic_align_corners": lambda ms: ms.ops.ResizeBicubic(True)(ms.Tensor(IMAGE), _size(ms, (6, 7))),
     "bicubic_half_pixel": lambda ms: ms.ops.ResizeBicubic(False, True)(ms.Tensor(IMAGE), _size(ms, (3, 7))),
     "bicubic_down": lambda ms: ms.ops.ResizeBicubic()(ms.Tensor(IMAGE), _size(ms, (2, 3))),
+    "fractional_max_pool_fixed_ksize": lambda ms: ms.ops.FractionalMaxPoolWithFixedKsize(2, (3, 4))(
+        ms.Tensor(FRAC_X), ms.Tensor(FRAC_SAMPLES)),
+    "fractional_max_pool_fixed_ksize_3x2": lambda ms: ms.ops.FractionalMaxPoolWithFixedKsize((3, 2), 2)(
+        ms.Tensor(FRAC_X), ms.Tensor(FRAC_SAMPLES)),
     "area_down": lambda ms: ms.ops.ResizeArea()(ms.Tensor(IMAGE_NHWC), _size(ms, (3, 2))),
     "area_align_corners_up": lambda ms: ms.ops.ResizeArea(True)(ms.Tensor(IMAGE_NHWC), _size(ms, (3, 5))),
     "area_up": lambda ms: ms.ops.ResizeArea()(ms.Tensor(IMAGE_NHWC), _size(ms, (6, 7))),

@@ -40,7 +40,7 @@ from mindjax.ops.functional import (  # noqa: F401
 _M = __name__
 
 __all__ = [
-    "ctc_greedy_decoder",
+    "ctc_greedy_decoder", "fractional_max_pool2d", "fractional_max_pool3d",
     # convolution
     "conv1d", "conv3d", "conv_transpose2d", "conv3d_transpose", "bidense",
     # pooling
@@ -1657,3 +1657,169 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
     if not batched:
         out, weights = out.squeeze(1), weights.squeeze(0)
     return out, weights
+
+
+# -- fractional max pooling ----------------------------------------------------------------------------
+def _fractional_size(value: Any, dims: int, op: str) -> tuple[int, ...]:
+    pair = "two" if dims == 2 else "three"
+    ok = (isinstance(value, int) and not isinstance(value, bool) and value > 0) or (
+        isinstance(value, (tuple, list)) and len(value) == dims
+        and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value))
+    if not ok:
+        raise ValueError(f"For '{op}' attr 'ksize' must be an positive int number or a tuple of {pair} positive "
+                         f"int numbers, but got {value}")
+    return (value,) * dims if isinstance(value, int) else tuple(value)
+
+
+def _fractional_starts(sample: jax.Array, size: int, out: int, k: int) -> jax.Array:
+    """The window starts along one axis (MindSpore's and PyTorch's interval sequence), int32 ``(..., out)``."""
+    if out == 1:
+        return jnp.full(sample.shape + (1,), size - k, jnp.int32)
+    alpha = jnp.asarray((size - k) / (out - 1), jnp.float32)
+    sample = sample.astype(jnp.float32)[..., None]
+    i = jnp.arange(out - 1, dtype=jnp.float32)
+    starts = (jnp.floor((i + sample) * alpha) - jnp.floor(sample * alpha)).astype(jnp.int32)
+    return jnp.concatenate([starts, jnp.full(sample.shape[:-1] + (1,), size - k, jnp.int32)], axis=-1)
+
+
+def _fractional_max_pool(x: jax.Array, kernel: tuple[int, ...], out: tuple[int, ...],
+                         samples: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Max over the windows ``[start_d, start_d + k_d)`` of ``(N, C, *spatial)``; values and flat input indices.
+
+    ``samples[..., d]`` is the random offset of spatial axis ``d``, in axis order.
+    """
+    n, c = x.shape[:2]
+    spatial = x.shape[2:]
+    dims = len(spatial)
+    coords = []  # per axis: (N, C, out_d, k_d) input coordinates
+    v = x
+    for d in range(dims):
+        starts = _fractional_starts(samples[..., d], spatial[d], out[d], kernel[d])
+        idx = starts[..., None] + jnp.arange(kernel[d], dtype=jnp.int32)
+        coords.append(idx)
+        flat = idx.reshape(n, c, -1)
+        shape = [n, c] + [1] * dims
+        shape[2 + d] = flat.shape[-1]
+        full = list(v.shape)
+        full[2 + d] = flat.shape[-1]
+        v = jnp.take_along_axis(v, jnp.broadcast_to(flat.reshape(shape), full), axis=2 + d)
+    # (N, C, o1*k1, o2*k2, ...) -> (N, C, o1, o2, ..., k1*k2*...)
+    v = v.reshape((n, c) + tuple(s for d in range(dims) for s in (out[d], kernel[d])))
+    order = [0, 1] + [2 + 2 * d for d in range(dims)] + [3 + 2 * d for d in range(dims)]
+    v = jnp.transpose(v, order).reshape((n, c) + tuple(out) + (-1,))
+    best = jnp.argmax(v, axis=-1)
+    values = jnp.max(v, axis=-1)
+    offsets = jnp.unravel_index(best, kernel)
+    flat_index = jnp.zeros(best.shape, jnp.int32)
+    stride = 1
+    for d in reversed(range(dims)):
+        start = coords[d][..., 0]  # (N, C, out_d)
+        shape = [n, c] + [1] * dims
+        shape[2 + d] = out[d]
+        flat_index = flat_index + (start.reshape(shape) + offsets[d].astype(jnp.int32)) * stride
+        stride *= spatial[d]
+    return values, flat_index
+
+
+def _fractional_ratios(output_ratio: Any, dims: int, func: str) -> tuple[float, ...]:
+    if isinstance(output_ratio, (float, int)):
+        if not isinstance(output_ratio, float):
+            raise TypeError(f"For '{func}', the type of 'output_ratio' should be 'float', "
+                            f"but got type '{type(output_ratio).__name__}'.")
+        ratios = (output_ratio,) * dims
+    else:
+        ratios = tuple(output_ratio)
+    for i, r in enumerate(ratios):
+        if not 0.0 < r < 1.0:
+            raise ValueError(f"For '{func}', the 'output_ratio[{i}]' must be in range of (0.0, 1.0), "
+                             f"but got {r} with type '{type(r).__name__}'.")
+    return ratios
+
+
+def _fractional_pool(dims: int, func: str, op: str, input: Any, kernel_size: Any, output_size: Any,
+                     output_ratio: Any, return_indices: bool, random_samples: Any) -> Any:
+    kernel = _fractional_size(kernel_size, dims, op)
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"For {func}, 'output_size' and 'output_ratio' can not be None at the same time, "
+                         f"but got None and None .")
+    fixed = None if output_size is None else _fractional_size(output_size, dims, op)
+    ratios = _fractional_ratios(output_ratio, dims, func) if fixed is None else None
+    if not isinstance(return_indices, bool):
+        raise TypeError(f"For '{func}', the type of 'return_indices' should be 'bool', "
+                        f"but got type '{type(return_indices).__name__}'.")
+    x = _arr(input)
+    if x.ndim not in (dims + 1, dims + 2):
+        raise ValueError(f"For '{op}', the input must be {dims + 1}-D or {dims + 2}-D, but got {x.ndim}-D.")
+    unbatched = x.ndim == dims + 1
+    if unbatched:
+        x = x[None]
+    spatial = x.shape[2:]
+    out = fixed or tuple(int(s * r) for s, r in zip(spatial, ratios))
+    names = ("D", "H", "W")[3 - dims:]
+    for name, k, o, s in zip(names, kernel, out, spatial):
+        if k + o - 1 > s:
+            raise ValueError(f"For {op}, ksize {name} [{k}] + output_shape_{name.lower()} [{o}] too large "
+                             f"relative to input {name} [{s}], conflict with the rule: "
+                             f"ksize_{name.lower()} + output_shape_{name.lower()} - 1 <= input_{name.lower()}")
+    if random_samples is None:
+        dtype = x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else jnp.float32
+        samples = jax.random.uniform(_random.next_key(), (x.shape[0], x.shape[1], dims), dtype)
+    else:
+        samples = _arr(random_samples)
+        want = (x.shape[0], x.shape[1], dims)
+        if tuple(samples.shape) != want:
+            raise ValueError(f"For '{op}', '_random_samples' must have shape {want} (N, C, {dims}), "
+                             f"but got {tuple(samples.shape)}")
+    if dims == 2:
+        samples = samples[..., ::-1]  # MindSpore's 2-D samples are (width, height)
+    values, indices = _fractional_max_pool(x, kernel, out, samples)
+    if unbatched:
+        values, indices = values[0], indices[0]
+    indices = indices.astype(jax.dtypes.canonicalize_dtype(jnp.int64))
+    return (values, indices) if return_indices else values
+
+
+@tensor_op
+@_named("fractional_max_pool2d")
+def fractional_max_pool2d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Any = None) -> Any:
+    """Fractional max pooling over ``(N, C, H, W)`` or ``(C, H, W)``.
+
+    Each output cell is the max of a ``kernel_size`` window whose start along an axis is
+    ``int((i + u) * alpha) - int(u * alpha)`` (the last one ``in - k``), with ``alpha = (in - k) / (out - 1)``
+    and ``u`` the per-(N, C) offset: ``_random_samples[n, c] = (u_width, u_height)`` in ``[0, 1)``, drawn
+    from MindJAX's key when not given.
+
+    Arguments:
+        input: the input.
+        kernel_size: an int or ``(kH, kW)``.
+        output_size: an int or ``(oH, oW)``; or None to use ``output_ratio``.
+        output_ratio: a float or ``(rH, rW)`` in (0, 1): ``out = int(in * ratio)``.
+        return_indices: also return the flat ``H * W`` index of each max (int64). Default False.
+        _random_samples: the offsets, ``(N, C, 2)``, or None.
+
+    Returns:
+        the pooled array, and the indices with ``return_indices``.
+    """
+    return _fractional_pool(2, "fractional_max_pool2d", "FractionalMaxPoolWithFixedKsize", input, kernel_size,
+                            output_size, output_ratio, return_indices, _random_samples)
+
+
+@tensor_op
+@_named("fractional_max_pool3d")
+def fractional_max_pool3d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Any = None) -> Any:
+    """Fractional max pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; as :func:`fractional_max_pool2d`,
+    with ``_random_samples[n, c] = (u_depth, u_height, u_width)`` and indices into ``D * H * W``.
+
+    Returns:
+        the pooled array, and the indices with ``return_indices``.
+    """
+    x = _arr(input)
+    if _random_samples is not None and x.ndim == 4:
+        samples = _arr(_random_samples)
+        if samples.dtype != x.dtype:
+            raise TypeError(f"For 'fractional_max_pool3d', 'input' and '_random_samples' must be same dtype, "
+                            f"but got Tensor[{x.dtype}] and Tensor[{samples.dtype}].")
+    return _fractional_pool(3, "fractional_max_pool3d", "FractionalMaxPool3DWithFixedKsize", x, kernel_size,
+                            output_size, output_ratio, return_indices, _random_samples)

@@ -2156,3 +2156,28 @@ class ResizeBicubic(Primitive):
         cols = _cubic_matrix(out[1], x.shape[3], self.align_corners, self.half_pixel_centers)
         return jnp.einsum("oh,nchw,pw->ncop", rows, x.astype(jnp.float32), cols,
                           precision=jax.lax.Precision.HIGHEST)
+
+
+class FractionalMaxPoolWithFixedKsize(Primitive):
+    """Fractional max pooling of NCHW input with a fixed window, at given random offsets.
+
+    Arguments:
+        ksize: an int or ``(kH, kW)``.
+        output_shape: an int or ``(oH, oW)``.
+        data_format: only ``'NCHW'``.
+
+    Call: ``FractionalMaxPoolWithFixedKsize(ksize, output_shape)(input_x, random_samples)`` with
+    ``random_samples`` ``(N, C, 2)`` offsets ``(u_width, u_height)`` in ``[0, 1)`` -> ``(y, argmax)``, ``argmax``
+    the int64 flat ``H * W`` index of each maximum.
+    """
+
+    def __init__(self, ksize: Any, output_shape: Any, data_format: str = "NCHW") -> None:
+        super().__init__()
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCHW', but got {data_format!r}.")
+        record(self, ksize=ksize, output_shape=output_shape, data_format=data_format)
+
+    def __call__(self, input_x: Any, random_samples: Any) -> tuple[jax.Array, jax.Array]:
+        if random_samples is None:
+            raise ValueError(f"For '{self.name}', 'random_samples' must be a Tensor of shape (N, C, 2).")
+        return N.fractional_max_pool2d(input_x, self.ksize, self.output_shape, None, True, random_samples)
