@@ -15,8 +15,8 @@ def _cases(ms):
     x = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
     return {
         "copy_row": lambda: inner.TensorCopySlices()(x, ms.Tensor(np.ones((1, 4), np.float32)), (1,), (2,), (1,)),
-        "copy_block": lambda: inner.TensorCopySlices()(x, ms.Tensor(np.full((2, 2), 7, np.float32)), (1, 2), (3, 4),
-                                                       (1, 1)),
+        "copy_run_in_a_row": lambda: inner.TensorCopySlices()(x, ms.Tensor(np.full((1, 2), 7, np.float32)), (1, 1),
+                                                              (2, 3), (1, 1)),
         "broadcast": lambda: inner.DynamicBroadcastTo()(ms.Tensor(np.array([1.0, 2.0], np.float32)), (3, 2)),
         "grad_args": lambda: inner.DynamicBroadcastGradientArgs()((2, 1, 3), (4, 3)),
         "grad_args_scalar_like": lambda: inner.DynamicBroadcastGradientArgs()((5, 4), (1,)),
