@@ -12,12 +12,13 @@ from __future__ import annotations
 import functools
 import importlib
 from typing import Any, Callable, Sequence
-from builtins import min as builtin_min
+from builtins import max as builtin_max, min as builtin_min, type as builtin_type
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.casting import cast_array
 from mindjax.common.dtype import to_jax_dtype, to_ms_dtype
 from mindjax.common.precision import active_policy, run_as
 from mindjax.common.tensor import Tensor, _float_default, _out, _promote, _true_divide, as_array
@@ -261,8 +262,8 @@ def repeat(self: Tensor, repeats: Any, axis: Any = None) -> Tensor:
 # --- dtype ----------------------------------------------------------------------------------
 
 def astype(self: Tensor, dtype: Any, copy: bool = True) -> Tensor:
-    """The data cast to ``dtype``."""
-    return _out(self._value.astype(to_jax_dtype(dtype)))
+    """The data cast to ``dtype`` (its gradient the identity, to integer dtypes too, as MindSpore's)."""
+    return _out(cast_array(self._value, to_jax_dtype(dtype)))
 
 
 def to(self: Tensor, dtype: Any = None, *args: Any, **kwargs: Any) -> Tensor:
@@ -271,7 +272,7 @@ def to(self: Tensor, dtype: Any = None, *args: Any, **kwargs: Any) -> Tensor:
         dtype = kwargs.get("dtype", args[0] if args else None)
         if dtype is None:
             return self
-    return _out(self._value.astype(to_jax_dtype(dtype)))
+    return _out(cast_array(self._value, to_jax_dtype(dtype)))
 
 
 def type(self: Tensor, dtype: Any = None) -> Any:  # noqa: A001 (MindSpore's name)
@@ -283,12 +284,12 @@ def type(self: Tensor, dtype: Any = None) -> Any:  # noqa: A001 (MindSpore's nam
 
 def type_as(self: Tensor, other: Any) -> Tensor:
     """The data cast to ``other``'s dtype."""
-    return _out(self._value.astype(as_array(other).dtype))
+    return _out(cast_array(self._value, as_array(other).dtype))
 
 
 def _caster(name: str, dtype: Any) -> None:
     def cast(self: Tensor) -> Tensor:
-        return _out(self._value.astype(dtype))
+        return _out(cast_array(self._value, dtype))
     cast.__doc__ = f"The data as {name}."
     _method(cast, name)
 
@@ -354,37 +355,103 @@ def prod(self: Tensor, axis: Any = None, keep_dims: bool = False, dtype: Any = N
     return _out(out.astype(to_jax_dtype(dtype)) if dtype is not None else out)
 
 
-def _min_max(self: Tensor, fn: Any, arg: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """MindSpore 2.10's overloads: ``max()``; ``max(dim, keepdim=False)`` -> ``(values, indices)``;
-    ``max(axis=None, keepdims=False, *, initial, where, return_indices)`` -> values (and indices)."""
+_NUMPY_MIN_MAX_KW = frozenset(("axis", "keepdims", "initial", "where", "return_indices"))
+
+
+def _min_max_mask(name: str, x: Any, initial: Any, where: Any, cmp: Any) -> Any:
+    """MindSpore's ``initial``/``where`` rule: ``cmp(x, initial)``, then ``initial`` where ``where`` is False."""
+    if initial is not None:
+        if isinstance(initial, Tensor):
+            initial = as_array(initial)
+            if initial.ndim:
+                raise TypeError(f"For 'Tensor.{name}', 'initial' must be a scalar, but got a Tensor of shape "
+                                f"{tuple(initial.shape)}.")
+        elif not isinstance(initial, (int, float, bool)):
+            raise TypeError(f"For 'Tensor.{name}', 'initial' must be a scalar, but got {builtin_type(initial).__name__}.")
+        fill = jnp.asarray(initial, x.dtype)
+        x = cmp(x, fill)
+    if where is None:
+        return x
+    mask = as_array(where).astype(jnp.bool_) if isinstance(where, Tensor) else jnp.asarray(where, jnp.bool_)
+    if mask.ndim == 0 and isinstance(where, (bool, np.bool_)) and where:
+        return x
+    if initial is None:
+        raise ValueError(f"For 'Tensor.{name}', 'initial' must be given with a 'where' mask.")
+    return jnp.where(jnp.broadcast_to(mask, x.shape), x, fill)
+
+
+def _min_max(self: Tensor, name: str, fn: Any, arg: Any, cmp: Any, args: tuple[Any, ...],
+             kwargs: dict[str, Any]) -> Any:
+    """MindSpore 2.10's overloads of ``Tensor.max``/``Tensor.min``:
+
+    - ``max()``: the maximum of all elements;
+    - ``max(dim, keepdim=False)`` with an int ``dim`` -> ``(values, indices)``;
+    - with any of the numpy-style keywords ``axis``, ``keepdims``, ``initial``, ``where``, ``return_indices``
+      (or a None/tuple first argument): ``max(axis=None, keepdims=False, *, initial=None, where=True,
+      return_indices=False)`` -> values, and ``(values, indices)`` only with ``return_indices=True``.
+      There, ``axis=None`` reduces everything to a 0-d value (``keepdims``, ``initial`` and ``where``
+      unused, index 0), and a tuple axis gives the values alone.
+    """
+    unknown = sorted(set(kwargs) - _NUMPY_MIN_MAX_KW - {"dim", "keepdim"})
+    if unknown:
+        raise TypeError(f"Tensor.{name}() got an unexpected keyword argument '{unknown[0]}'.")
+    if len(args) > 2:
+        raise TypeError(f"Tensor.{name}() takes at most 2 positional arguments (dim, keepdim), but "
+                        f"{len(args)} were given.")
+    numpy_kw = sorted(_NUMPY_MIN_MAX_KW & set(kwargs))
+    torch_kw = sorted({"dim", "keepdim"} & set(kwargs))
+    if numpy_kw and torch_kw:
+        raise TypeError(f"Tensor.{name}() got '{torch_kw[0]}' with '{numpy_kw[0]}': use (dim, keepdim) or "
+                        f"(axis, keepdims, initial, where, return_indices), not both.")
     x = self._value
-    pairs = bool(args) or "dim" in kwargs or kwargs.get("return_indices", False)
-    names = ("dim", "keepdim") if args or "dim" in kwargs else ("axis", "keepdims")
-    bound = dict(zip(names, args))
+    first = args[0] if args else kwargs.get("dim")
+    if not numpy_kw and (args or torch_kw) and not (args and (first is None or isinstance(first, (tuple, list)))):
+        if isinstance(first, Tensor):
+            first = as_array(first)
+            if first.ndim or not jnp.issubdtype(first.dtype, jnp.integer):
+                raise TypeError(f"Tensor.{name}(dim, keepdim): 'dim' must be an int, but got a Tensor of shape "
+                                f"{tuple(first.shape)} and dtype {to_ms_dtype(first.dtype)}.")
+            first = int(first)
+        if isinstance(first, bool) or not isinstance(first, (int, np.integer)):
+            raise TypeError(f"Tensor.{name}(dim, keepdim): 'dim' must be an int, but got "
+                            f"{builtin_type(first).__name__}.")
+        keep = bool(args[1] if len(args) > 1 else kwargs.get("keepdim", False))
+        ndim = builtin_max(x.ndim, 1)
+        if not -ndim <= first < ndim:
+            raise ValueError(f"Tensor.{name}(dim, keepdim): 'dim' must be in [{-ndim}, {ndim}), but got {first}.")
+        if x.ndim == 0:
+            return _out(x), _out(jnp.asarray(0, _int64()))
+        return (_out(fn(x, axis=int(first), keepdims=keep)),
+                _out(arg(x, axis=int(first), keepdims=keep).astype(_int64())))
+    bound = dict(zip(("axis", "keepdims"), args))
     bound.update(kwargs)
-    ax = _axis(bound.get("axis"), bound.get("dim"))
-    keep = bool(bound.get("keepdims", False) or bound.get("keepdim", False))
-    extra = {}
-    if bound.get("initial") is not None:
-        extra["initial"] = bound["initial"]
-    if bound.get("where") is not None:
-        extra["where"] = as_array(bound["where"])
-    if ax is None:
-        return _out(fn(x, keepdims=keep, **extra))
-    values = fn(x, axis=ax, keepdims=keep, **extra)
-    if pairs:
-        return _out(values), _out(arg(x, axis=ax, keepdims=keep).astype(_int64()))
-    return _out(values)
+    axis, keep = bound.get("axis"), bool(bound.get("keepdims", False))
+    want_indices = bool(bound.get("return_indices", False))
+    if axis is None or x.ndim == 0:
+        values = _out(fn(x))
+        return (values, _out(jnp.asarray(0, _int64()))) if want_indices else values
+    x = _min_max_mask(name, x, bound.get("initial"), bound.get("where", True), cmp)
+    if isinstance(axis, (tuple, list)):
+        return _out(fn(x, axis=tuple(int(a) for a in axis), keepdims=keep))
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"For 'Tensor.{name}', 'axis' must be an int, a tuple of ints or None, but got "
+                        f"{builtin_type(axis).__name__}.")
+    values = _out(fn(x, axis=int(axis), keepdims=keep))
+    if not want_indices:
+        return values
+    return values, _out(arg(x, axis=int(axis), keepdims=keep).astype(_int64()))
 
 
 def max(self: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
-    """The maximum: of all elements, over ``axis=``, or ``(values, indices)`` for ``max(dim)``."""
-    return _min_max(self, jnp.max, jnp.argmax, args, kwargs)
+    """The maximum: of all elements, ``(values, indices)`` for ``max(dim, keepdim)``, or values alone with
+    the numpy-style keywords ``axis``/``keepdims``/``initial``/``where`` (MindSpore 2.10's overloads)."""
+    return _min_max(self, "max", jnp.max, jnp.argmax, jnp.maximum, args, kwargs)
 
 
 def min(self: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
-    """The minimum: of all elements, over ``axis=``, or ``(values, indices)`` for ``min(dim)``."""
-    return _min_max(self, jnp.min, jnp.argmin, args, kwargs)
+    """The minimum: of all elements, ``(values, indices)`` for ``min(dim, keepdim)``, or values alone with
+    the numpy-style keywords ``axis``/``keepdims``/``initial``/``where`` (MindSpore 2.10's overloads)."""
+    return _min_max(self, "min", jnp.min, jnp.argmin, jnp.minimum, args, kwargs)
 
 
 def argmax(self: Tensor, axis: Any = None, keepdims: bool = False, *, dim: Any = None,

@@ -30,6 +30,7 @@ from mindjax.common.precision import amp_op, run_as
 from mindjax.common.tensor import Tensor
 from mindjax.common import random as _random
 from mindjax.common.checks import check_index_range as _check_index_range
+from mindjax.common.casting import cast_array as _cast_array
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import as_array as _arr, tensor_op
 from mindjax.common.variable import Variable
@@ -1217,9 +1218,10 @@ def cast(input: Any, dtype: Any) -> jax.Array:
         dtype: the target dtype, e.g. ``ms.float16``.
 
     Returns:
-        the converted array.
+        the converted array. Its gradient is the identity, to integer dtypes too, as MindSpore's
+        (see :mod:`mindjax.common.casting`).
     """
-    return _arr(input).astype(to_jax_dtype(dtype))
+    return _cast_array(_arr(input), to_jax_dtype(dtype))
 
 
 @tensor_op

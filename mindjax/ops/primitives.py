@@ -28,6 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.casting import cast_array as _cast_array
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.precision import active_policy, run_under_rule
 from mindjax.common.upcalls import UPCALLS
@@ -571,7 +572,7 @@ class Cast(Primitive):
         super().__init__()
 
     def __call__(self, input_x: Any, dtype: Any) -> jax.Array:
-        return _arr(input_x).astype(to_jax_dtype(dtype))
+        return _cast_array(_arr(input_x), to_jax_dtype(dtype))
 
 
 class Gather(Primitive):

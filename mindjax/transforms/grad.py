@@ -45,6 +45,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common.casting import integer_casts_differentiable, integer_casts_plain
 from mindjax.common.mutable import MUTABLE_SCALARS, is_mutable
 from mindjax.common.tensor import Tensor, in_user_code, jax_inputs, unwrap, wrap
 from mindjax.common.tensor_hooks import apply_leaf_hooks
@@ -150,18 +151,22 @@ def _differentiate_values(fn: Callable[..., Any], args: tuple[Any, ...], kwargs:
                           sens: Any, api: str) -> tuple[Any, list[Any], list[Any]]:
     diff_primals = [_primal(args[p]) for p in positions]
     weight_primals = [w._value for w in weights]
-    if any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((diff_primals, weight_primals))):
-        # MindSpore differentiates integer (and bool) inputs and Parameters as if they were real and casts the
-        # gradient back to their dtype. When fn cannot take them as floats (indices, one_hot labels),
-        # their gradient is zero, as JAX's float0 says.
+    int_inputs = any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((diff_primals, weight_primals)))
+    # MindSpore differentiates integer (and bool) inputs and Parameters as if they were real and casts the
+    # gradient back to their dtype; a cast to an integer dtype inside fn passes its gradient on the same way
+    # (mindjax.common.casting). When fn cannot take integers as floats (indices, one_hot labels, bitwise
+    # ops), it runs again on the integers themselves, and their gradient is zero, as JAX's float0 says.
+    with integer_casts_differentiable() as casts:
         try:
             return _vjp_once(fn, args, kwargs, positions, weights, has_aux, sens, api,
                              _ints_as_floats(diff_primals), _ints_as_floats(weight_primals), diff_primals,
                              weight_primals)
         except Exception:  # noqa: BLE001 - retried below with the integers themselves
-            pass
-    return _vjp_once(fn, args, kwargs, positions, weights, has_aux, sens, api, diff_primals, weight_primals,
-                     diff_primals, weight_primals)
+            if not (int_inputs or casts.used):
+                raise
+    with integer_casts_plain():
+        return _vjp_once(fn, args, kwargs, positions, weights, has_aux, sens, api, diff_primals, weight_primals,
+                         diff_primals, weight_primals)
 
 
 def _is_int(leaf: Any) -> bool:
@@ -700,14 +705,22 @@ def _vjp_with_int_inputs(pure: Callable[..., Any], primals: list[Any],
     def keep(tree: Any) -> Any:
         return tree
 
-    if not any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((primals, weight_primals))):
-        return (*jax.vjp(pure, primals, weight_primals, has_aux=True), keep)
+    int_inputs = any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((primals, weight_primals)))
     try:
-        main, raw_vjp, aux = jax.vjp(pure, _ints_as_floats(primals), _ints_as_floats(weight_primals),
-                                     has_aux=True)
-        main_shapes, (out_shapes, _) = jax.eval_shape(pure, primals, weight_primals)
+        # A cast to an integer dtype inside pure passes its gradient on as MindSpore's does
+        # (mindjax.common.casting); the outputs then get their dtypes back from a plain trace.
+        with integer_casts_differentiable() as casts:
+            main, raw_vjp, aux = jax.vjp(pure, _ints_as_floats(primals), _ints_as_floats(weight_primals),
+                                         has_aux=True)
+        if not (int_inputs or casts.used):
+            return main, raw_vjp, aux, keep
+        with integer_casts_plain():
+            main_shapes, (out_shapes, _) = jax.eval_shape(pure, primals, weight_primals)
     except Exception:  # noqa: BLE001 - retried below with the integers themselves
-        return (*jax.vjp(pure, primals, weight_primals, has_aux=True), keep)
+        if not (int_inputs or casts.used):
+            raise
+        with integer_casts_plain():
+            return (*jax.vjp(pure, primals, weight_primals, has_aux=True), keep)
 
     def restore(tree: Any) -> Any:
         return jax.tree_util.tree_map(

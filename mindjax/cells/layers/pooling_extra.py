@@ -197,56 +197,6 @@ def _fractional_tuple(value: Any, dims: int, cls: str) -> tuple[int, ...]:
     return (value,) * dims if isinstance(value, int) else tuple(value)
 
 
-def _fractional_starts(sample: jax.Array, size: int, out: int, k: int) -> jax.Array:
-    """The window starts along one axis (MindSpore's and PyTorch's interval sequence), int32 ``(..., out)``."""
-    if out == 1:
-        return jnp.full(sample.shape + (1,), size - k, jnp.int32)
-    alpha = jnp.asarray((size - k) / (out - 1), jnp.float32)
-    sample = sample.astype(jnp.float32)[..., None]
-    i = jnp.arange(out - 1, dtype=jnp.float32)
-    starts = (jnp.floor((i + sample) * alpha) - jnp.floor(sample * alpha)).astype(jnp.int32)
-    return jnp.concatenate([starts, jnp.full(sample.shape[:-1] + (1,), size - k, jnp.int32)], axis=-1)
-
-
-def _fractional_max_pool(x: jax.Array, kernel: tuple[int, ...], out: tuple[int, ...],
-                         samples: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """Max over the windows ``[start_d, start_d + k_d)`` of ``(N, C, *spatial)``; values and flat input indices.
-
-    ``samples[..., d]`` is the random offset of spatial axis ``d``, in axis order.
-    """
-    n, c = x.shape[:2]
-    spatial = x.shape[2:]
-    dims = len(spatial)
-    coords = []  # per axis: (N, C, out_d, k_d) input coordinates
-    v = x
-    for d in range(dims):
-        starts = _fractional_starts(samples[..., d], spatial[d], out[d], kernel[d])
-        idx = starts[..., None] + jnp.arange(kernel[d], dtype=jnp.int32)
-        coords.append(idx)
-        flat = idx.reshape(n, c, -1)
-        shape = [n, c] + [1] * dims
-        shape[2 + d] = flat.shape[-1]
-        full = list(v.shape)
-        full[2 + d] = flat.shape[-1]
-        v = jnp.take_along_axis(v, jnp.broadcast_to(flat.reshape(shape), full), axis=2 + d)
-    # (N, C, o1*k1, o2*k2, ...) -> (N, C, o1, o2, ..., k1*k2*...)
-    v = v.reshape((n, c) + tuple(s for d in range(dims) for s in (out[d], kernel[d])))
-    order = [0, 1] + [2 + 2 * d for d in range(dims)] + [3 + 2 * d for d in range(dims)]
-    v = jnp.transpose(v, order).reshape((n, c) + tuple(out) + (-1,))
-    best = jnp.argmax(v, axis=-1)
-    values = jnp.max(v, axis=-1)
-    offsets = jnp.unravel_index(best, kernel)
-    flat_index = jnp.zeros(best.shape, jnp.int32)
-    stride = 1
-    for d in reversed(range(dims)):
-        start = coords[d][..., 0]  # (N, C, out_d)
-        shape = [n, c] + [1] * dims
-        shape[2 + d] = out[d]
-        flat_index = flat_index + (start.reshape(shape) + offsets[d].astype(jnp.int32)) * stride
-        stride *= spatial[d]
-    return values, flat_index
-
-
 class _FractionalMaxPool(Cell):
     _dims = 2
     _func = "fractional_max_pool2d"
@@ -287,38 +237,8 @@ class _FractionalMaxPool(Cell):
         self._random_samples = _random_samples
 
     def construct(self, input: Any) -> Any:  # noqa: A002  (MindSpore's argument name)
-        x = _arr(input)
-        dims, op = self._dims, self._kernel_op
-        if x.ndim not in (dims + 1, dims + 2):
-            raise ValueError(f"For '{op}', the input must be {dims + 1}-D or {dims + 2}-D, but got {x.ndim}-D.")
-        unbatched = x.ndim == dims + 1
-        if unbatched:
-            x = x[None]
-        spatial = x.shape[2:]
-        out = self._out or tuple(int(s * r) for s, r in zip(spatial, self._ratios))
-        names = ("D", "H", "W")[3 - dims:]
-        for name, k, o, s in zip(names, self._kernel, out, spatial):
-            if k + o - 1 > s:
-                raise ValueError(f"For {op}, ksize {name} [{k}] + output_shape_{name.lower()} [{o}] too large "
-                                 f"relative to input {name} [{s}], conflict with the rule: "
-                                 f"ksize_{name.lower()} + output_shape_{name.lower()} - 1 <= input_{name.lower()}")
-        if self._random_samples is None:
-            from mindjax.common.random import next_key
-            dtype = x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else jnp.float32
-            samples = jax.random.uniform(next_key(), (x.shape[0], x.shape[1], dims), dtype)
-        else:
-            samples = _arr(self._random_samples)
-            want = (x.shape[0], x.shape[1], dims)
-            if tuple(samples.shape) != want:
-                raise ValueError(f"For '{op}', '_random_samples' must have shape {want} (N, C, {dims}), "
-                                 f"but got {tuple(samples.shape)}")
-        if dims == 2:
-            samples = samples[..., ::-1]  # MindSpore's 2-D samples are (width, height)
-        values, indices = _fractional_max_pool(x, self._kernel, out, samples)
-        if unbatched:
-            values, indices = values[0], indices[0]
-        indices = indices.astype(jax.dtypes.canonicalize_dtype(jnp.int64))
-        return (values, indices) if self.return_indices else values
+        return getattr(_nn, self._func)(input, self.kernel_size, self.output_size, self.output_ratio,
+                                        self.return_indices, self._random_samples)
 
 
 class FractionalMaxPool2d(_FractionalMaxPool):
@@ -358,11 +278,3 @@ class FractionalMaxPool3d(_FractionalMaxPool):
     _func = "fractional_max_pool3d"
     _kernel_op = "FractionalMaxPool3DWithFixedKsize"
 
-    def construct(self, input: Any) -> Any:  # noqa: A002
-        x = _arr(input)
-        if self._random_samples is not None and x.ndim == 4:
-            samples = _arr(self._random_samples)
-            if samples.dtype != x.dtype:
-                raise TypeError(f"For 'fractional_max_pool3d', 'input' and '_random_samples' must be same dtype, "
-                                f"but got Tensor[{x.dtype}] and Tensor[{samples.dtype}].")
-        return super().construct(input)

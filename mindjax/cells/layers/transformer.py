@@ -34,12 +34,13 @@ import jax.numpy as jnp
 from mindjax.cells.cell import Cell
 from mindjax.cells.containers import CellList
 from mindjax.cells.layers._inputs import float_input
-from mindjax.cells.layers.basic import Dense, Dropout, _dropout, _linear
+from mindjax.cells.layers.basic import Dense, Dropout
 from mindjax.cells.layers.basic import _positive_int as _check_positive_int
 from mindjax.cells.layers.normalization import LayerNorm
 from mindjax.cells.parameter import Parameter
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.initializer import XavierNormal, XavierUniform, initializer
+from mindjax.ops.function.nn_func import multi_head_attention_forward
 
 __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
@@ -50,19 +51,6 @@ def _check_probability(value: Any, name: str, cls_name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value < 1:
         raise ValueError(f"For '{cls_name}', '{name}' must be a number in [0, 1), got {value!r}")
     return float(value)
-
-
-# -- masks ----------------------------------------------------------------------
-def _as_additive(mask: Any, dtype: Any) -> Any:
-    """A boolean mask becomes 0 / -inf; a float mask is added as given."""
-    if mask.dtype == jnp.bool_:
-        return jnp.where(mask, jnp.asarray(-jnp.inf, dtype), jnp.asarray(0, dtype))
-    return mask.astype(dtype)
-
-
-def _pad_last(mask: Any) -> Any:
-    widths = [(0, 0)] * (mask.ndim - 1) + [(0, 1)]
-    return jnp.pad(mask, widths)
 
 
 # -- MultiheadAttention ----------------------------------------------------------
@@ -183,20 +171,6 @@ class MultiheadAttention(Cell):
                 raise ValueError(f"{where}, expected 'attn_mask' of shape {allowed[0]} or {allowed[1]}, "
                                  f"got {tuple(attn_mask.shape)}")
 
-    def _project(self, query: Any, key: Any, value: Any) -> tuple[Any, Any, Any]:
-        e = self.embed_dim
-        if self._qkv_same_embed_dim:
-            w = jnp.asarray(self.in_proj_weight)
-            w_q, w_k, w_v = w[:e], w[e:2 * e], w[2 * e:]
-        else:
-            w_q, w_k, w_v = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
-        if self.in_proj_bias is None:
-            b_q = b_k = b_v = None
-        else:
-            b = jnp.asarray(self.in_proj_bias)
-            b_q, b_k, b_v = b[:e], b[e:2 * e], b[2 * e:]
-        return _linear(query, w_q, b_q), _linear(key, w_k, b_k), _linear(value, w_v, b_v)
-
     def construct(self, query: Any, key: Any, value: Any, key_padding_mask: Any = None,
                   need_weights: bool = True, attn_mask: Any = None,
                   average_attn_weights: bool = True) -> tuple[Any, ...]:
@@ -207,61 +181,14 @@ class MultiheadAttention(Cell):
         batched = query.ndim == 3
         if batched and self.batch_first:
             query, key, value = (jnp.swapaxes(t, 0, 1) for t in (query, key, value))
-        if not batched:
-            query, key, value = (jnp.expand_dims(t, 1) for t in (query, key, value))
-            if key_padding_mask is not None:
-                key_padding_mask = jnp.expand_dims(key_padding_mask, 0)
-        tgt_len, bsz, embed_dim = query.shape
-        heads, head_dim = self.num_heads, self.head_dim
-        q, k, v = self._project(query, key, value)
-        dtype = q.dtype
-        if attn_mask is not None:
-            if attn_mask.dtype == jnp.uint8:
-                attn_mask = attn_mask.astype(jnp.bool_)
-            if attn_mask.ndim == 2:
-                attn_mask = jnp.expand_dims(attn_mask, 0)
-        if self.bias_k is not None:
-            k = jnp.concatenate([k, jnp.tile(jnp.asarray(self.bias_k).astype(dtype), (1, bsz, 1))])
-            v = jnp.concatenate([v, jnp.tile(jnp.asarray(self.bias_v).astype(dtype), (1, bsz, 1))])
-            attn_mask = None if attn_mask is None else _pad_last(attn_mask)
-            key_padding_mask = None if key_padding_mask is None else _pad_last(key_padding_mask)
-        q = jnp.swapaxes(q.reshape(tgt_len, bsz * heads, head_dim), 0, 1)
-        k = jnp.swapaxes(k.reshape(k.shape[0], bsz * heads, head_dim), 0, 1)
-        v = jnp.swapaxes(v.reshape(v.shape[0], bsz * heads, head_dim), 0, 1)
-        if self.add_zero_attn:
-            zeros = jnp.zeros((bsz * heads, 1, head_dim), dtype)
-            k = jnp.concatenate([k, zeros], axis=1)
-            v = jnp.concatenate([v, zeros], axis=1)
-            attn_mask = None if attn_mask is None else _pad_last(attn_mask)
-            key_padding_mask = None if key_padding_mask is None else _pad_last(key_padding_mask)
-        src_len = k.shape[1]
-        mask = None if attn_mask is None else _as_additive(attn_mask, dtype)
-        if key_padding_mask is not None:
-            kpm = _as_additive(key_padding_mask, dtype).reshape(bsz, 1, 1, src_len)
-            kpm = jnp.tile(kpm, (1, heads, 1, 1)).reshape(bsz * heads, 1, src_len)
-            mask = kpm if mask is None else mask + kpm
-        if mask is not None:
-            mask = mask[None] if mask.shape[0] == 1 else mask.reshape(bsz, heads, -1, src_len)
-        q = q.reshape(bsz, heads, tgt_len, head_dim)
-        k = k.reshape(bsz, heads, src_len, head_dim)
-        v = v.reshape(bsz, heads, src_len, head_dim)
-        # MindSpore scales query and key each by head_dim ** -0.25.
-        scale = jnp.sqrt(jnp.sqrt(jnp.asarray(head_dim, dtype)))
-        scores = jnp.matmul(q / scale, jnp.swapaxes(k, -2, -1) / scale)
-        if mask is not None:
-            scores = scores + mask
-        weights = jax.nn.softmax(scores, axis=-1)
-        if self.training and self.dropout > 0:
-            weights = _dropout(weights, self.dropout)
-        out = jnp.matmul(weights, v)
-        out = jnp.transpose(out, (2, 0, 1, 3)).reshape(tgt_len * bsz, embed_dim)
-        out = self.out_proj(out).reshape(tgt_len, bsz, -1)
-        if average_attn_weights:
-            weights = weights.sum(axis=1) / heads
-        if not batched:
-            out = out.squeeze(1)
-            weights = weights.squeeze(0)
-        elif self.batch_first:
+        out, weights = multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight,
+            self.out_proj.bias, training=self.training, key_padding_mask=key_padding_mask, attn_mask=attn_mask,
+            use_separate_proj_weight=not self._qkv_same_embed_dim, q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights, dtype=self.dtype)
+        if batched and self.batch_first:
             out = jnp.swapaxes(out, 0, 1)
         if need_weights:
             return out, weights

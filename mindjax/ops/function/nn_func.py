@@ -40,7 +40,7 @@ from mindjax.ops.functional import (  # noqa: F401
 _M = __name__
 
 __all__ = [
-    "ctc_greedy_decoder",
+    "ctc_greedy_decoder", "fractional_max_pool2d", "fractional_max_pool3d",
     # convolution
     "conv1d", "conv3d", "conv_transpose2d", "conv3d_transpose", "bidense",
     # pooling
@@ -1426,3 +1426,400 @@ def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool =
     return (jnp.asarray(np.array(indices, np.int64).reshape(-1, 2)), jnp.asarray(np.array(values, np.int64)),
             jnp.asarray(np.array([x.shape[1], longest], np.int64)),
             jnp.asarray(np.array(log_prob, x.dtype).reshape(-1, 1)))
+
+
+# -- multi-head attention ---------------------------------------------------------------------
+_MHA = "multi_head_attention_forward"
+
+
+def _mha_linear(x: jax.Array, w: jax.Array, b: Any) -> jax.Array:
+    out = jnp.matmul(x, jnp.swapaxes(w, -1, -2))
+    return out if b is None else out + b
+
+
+def _mha_additive(mask: jax.Array, dtype: Any) -> jax.Array:
+    """A boolean mask becomes 0 / -inf (true = ignore); a float mask is added as given."""
+    if mask.dtype == jnp.bool_:
+        return jnp.where(mask, jnp.asarray(-jnp.inf, dtype), jnp.asarray(0, dtype))
+    return mask.astype(dtype)
+
+
+def _mha_pad_last(mask: Any) -> Any:
+    return None if mask is None else jnp.pad(mask, [(0, 0)] * (mask.ndim - 1) + [(0, 1)])
+
+
+def _mha_check_shapes(query: jax.Array, key: jax.Array, value: jax.Array, key_padding_mask: Any,
+                      attn_mask: Any, num_heads: int) -> bool:
+    """MindSpore's rank checks of the inputs and masks; whether the inputs are batched."""
+    if query.ndim not in (2, 3):
+        raise ValueError(f"For '{_MHA}', the 'query' should be unbatched 2D or batched 3D tensor, but got 'query' "
+                         f"with {query.ndim}D.")
+    batched = query.ndim == 3
+    if key.ndim != query.ndim or value.ndim != query.ndim:
+        raise ValueError(f"For '{_MHA}', for {'batched' if batched else 'unbatched'} 'query', the 'key' and 'value' "
+                         f"must be {query.ndim}D tensor, but got 'key' with {key.ndim}D and 'value' with "
+                         f"{value.ndim}D.")
+    if key_padding_mask is not None and key_padding_mask.ndim != query.ndim - 1:
+        raise ValueError(f"For '{_MHA}', for {'batched' if batched else 'unbatched'} 'query', the "
+                         f"'key_padding_mask' must be None or {query.ndim - 1}D, but got 'key_padding_mask' with "
+                         f"{key_padding_mask.ndim}D.")
+    if attn_mask is not None:
+        if attn_mask.ndim not in (2, 3):
+            raise ValueError(f"For '{_MHA}', the 'attn_mask' must be None, 2-D or 3-D, but got 'attn_mask' with "
+                             f"{attn_mask.ndim}D.")
+        if not batched and attn_mask.ndim == 3:
+            expected = (num_heads, query.shape[0], key.shape[0])
+            if tuple(attn_mask.shape) != expected:
+                raise ValueError(f"For '{_MHA}', the shape of 'attn_mask' must be {expected}, but got "
+                                 f"{tuple(attn_mask.shape)}.")
+    return batched
+
+
+def _mha_in_projection(query: jax.Array, key: jax.Array, value: jax.Array, in_proj_weight: Any, in_proj_bias: Any,
+                       use_separate_proj_weight: bool, q_proj_weight: Any, k_proj_weight: Any,
+                       v_proj_weight: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+    e = query.shape[-1]
+    if in_proj_bias is None:
+        b_q = b_k = b_v = None
+    else:
+        bias = _arr(in_proj_bias)
+        if bias.shape != (3 * e,):
+            raise ValueError(f"For '{_MHA}', expecting 'in_proj_bias' of shape {(3 * e,)}, but got {bias.shape}.")
+        b_q, b_k, b_v = bias[:e], bias[e:2 * e], bias[2 * e:]
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise ValueError(f"For '{_MHA}', 'use_separate_proj_weight' is False but 'in_proj_weight' got None.")
+        w = _arr(in_proj_weight)
+        if w.shape != (3 * e, e):
+            raise ValueError(f"For '{_MHA}', expecting 'in_proj_weight' of shape {(3 * e, e)}, but got {w.shape}.")
+        w_q, w_k, w_v = w[:e], w[e:2 * e], w[2 * e:]
+    else:
+        named = (("q_proj_weight", q_proj_weight, query), ("k_proj_weight", k_proj_weight, key),
+                 ("v_proj_weight", v_proj_weight, value))
+        for name, weight, x in named:
+            if weight is None:
+                raise ValueError(f"For '{_MHA}', 'use_separate_proj_weight' is True but '{name}' got None.")
+            if tuple(_arr(weight).shape) != (e, x.shape[-1]):
+                raise ValueError(f"For '{_MHA}', expecting '{name}' of shape {(e, x.shape[-1])}, but got "
+                                 f"{tuple(_arr(weight).shape)}.")
+        w_q, w_k, w_v = (_arr(w) for w in (q_proj_weight, k_proj_weight, v_proj_weight))
+    return _mha_linear(query, w_q, b_q), _mha_linear(key, w_k, b_k), _mha_linear(value, w_v, b_v)
+
+
+def _mha_static(name: str, static: Any, rows: int, head_dim: int) -> jax.Array:
+    static = _arr(static)
+    if static.ndim != 3 or static.shape[0] != rows or static.shape[2] != head_dim:
+        raise ValueError(f"For '{_MHA}', '{name}' must be of shape ({rows}, src_len, {head_dim}), but got "
+                         f"{tuple(static.shape)}.")
+    return static
+
+
+@tensor_op
+@_named(_MHA)
+def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_check: int, num_heads: int,
+                                 in_proj_weight: Any, in_proj_bias: Any, bias_k: Any, bias_v: Any,
+                                 add_zero_attn: bool, dropout_p: float, out_proj_weight: Any, out_proj_bias: Any,
+                                 training: bool = True, key_padding_mask: Any = None, attn_mask: Any = None,
+                                 use_separate_proj_weight: bool = False, q_proj_weight: Any = None,
+                                 k_proj_weight: Any = None, v_proj_weight: Any = None, static_k: Any = None,
+                                 static_v: Any = None, average_attn_weights: bool = True, is_causal: bool = False,
+                                 k_is_v: bool = False, q_is_k: bool = False,
+                                 dtype: Any = jnp.float32) -> tuple[jax.Array, jax.Array]:
+    """Multi-head attention (``mindspore.ops.function.nn_func.multi_head_attention_forward``, what
+    ``nn.MultiheadAttention`` computes).
+
+    Query and key are each divided by ``head_dim ** 0.25`` before their product, as MindSpore does.
+    Boolean masks are true where a key is ignored (they become ``-inf``); float masks are added to
+    the scores. Two deliberate differences from MindSpore 2.10, where its numbers ignore its own
+    documentation: a boolean mask combined with a float one becomes ``-inf`` where true before they
+    are added (MindSpore adds it as 1.0), and ``is_causal`` masks the keys after each query (MindSpore
+    adds 1.0 to the allowed scores and drops ``attn_mask``). Masks of one kind give MindSpore's numbers.
+
+    Arguments:
+        query: ``(L, N, E)``, or unbatched ``(L, E)``.
+        key, value: ``(S, N, E_k)`` / ``(S, N, E_v)``, or unbatched ``(S, E_k)`` / ``(S, E_v)``.
+        embed_dim_to_check: ``E``, checked against ``query``.
+        num_heads: heads; ``E`` must be divisible by it.
+        in_proj_weight, in_proj_bias: the packed ``(3E, E)`` projection and its ``(3E,)`` bias (or None).
+        bias_k, bias_v: ``(1, 1, E)`` rows appended to the keys and values, or None (both or neither).
+        add_zero_attn: append a zero key and value.
+        dropout_p: dropout on the attention weights, when ``training``.
+        out_proj_weight, out_proj_bias: the ``(E, E)`` output projection and its bias (or None).
+        training: apply dropout.
+        key_padding_mask: ``(N, S)`` (unbatched ``(S,)``), bool or float.
+        attn_mask: ``(L, S)`` or ``(N * num_heads, L, S)``; bool, uint8 or float.
+        use_separate_proj_weight: project with ``q_proj_weight`` ``(E, E)``, ``k_proj_weight`` ``(E, E_k)``
+            and ``v_proj_weight`` ``(E, E_v)`` instead of ``in_proj_weight``.
+        static_k, static_v: ``(N * num_heads, S, E / num_heads)`` keys/values used as they are.
+        average_attn_weights: average the weights over the heads.
+        is_causal: each query attends to the keys up to its own position.
+        k_is_v, q_is_k: MindSpore's hints that the inputs are the same tensor (the result is the same).
+        dtype: the dtype of the scaling factor. Default ``float32``.
+
+    Returns:
+        ``(attn_output, attn_weights)``: ``(L, N, E)`` (unbatched ``(L, E)``), and ``(N, L, S)``, or
+        ``(N, num_heads, L, S)`` without averaging (unbatched without the ``N`` axis).
+    """
+    del k_is_v, q_is_k  # the packed projection gives the same numbers whichever inputs are shared
+    query, key, value = (_arr(t) for t in (query, key, value))
+    key_padding_mask = None if key_padding_mask is None else _arr(key_padding_mask)
+    attn_mask = None if attn_mask is None else _arr(attn_mask)
+    num_heads = check_int("num_heads", num_heads)
+    if num_heads <= 0:
+        raise ValueError(f"For '{_MHA}', 'num_heads' must be positive, but got {num_heads}.")
+    batched = _mha_check_shapes(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not batched:
+        query, key, value = (jnp.expand_dims(t, 1) for t in (query, key, value))
+        if key_padding_mask is not None:
+            key_padding_mask = jnp.expand_dims(key_padding_mask, 0)
+    tgt_len, bsz, embed_dim = query.shape
+    if key_padding_mask is not None and key_padding_mask.dtype != jnp.bool_ \
+            and not jnp.issubdtype(key_padding_mask.dtype, jnp.floating):
+        raise ValueError(f"For '{_MHA}', the 'key_padding_mask' only supports bool and floating dtypes, but got "
+                         f"{key_padding_mask.dtype}.")
+    if embed_dim != embed_dim_to_check:
+        raise ValueError(f"For '{_MHA}', the 'embed_dim' should be {embed_dim_to_check}, but got {embed_dim}.")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise ValueError(f"For '{_MHA}', the 'embed_dim' {embed_dim} can not be divisible by 'num_heads' "
+                         f"{num_heads}.")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise ValueError(f"For '{_MHA}', the sequence length and batch dims of 'key': {key.shape[:2]} do not "
+                             f"match 'value': {value.shape[:2]}.")
+    elif key.shape != value.shape:
+        raise ValueError(f"For '{_MHA}', the shape of 'key' {key.shape} does not match 'value' {value.shape}.")
+    q, k, v = _mha_in_projection(query, key, value, in_proj_weight, in_proj_bias, bool(use_separate_proj_weight),
+                                 q_proj_weight, k_proj_weight, v_proj_weight)
+    compute = q.dtype
+    src_len = key.shape[0]
+    if attn_mask is not None:
+        if attn_mask.dtype == jnp.uint8:
+            attn_mask = attn_mask.astype(jnp.bool_)
+        elif attn_mask.dtype != jnp.bool_ and not jnp.issubdtype(attn_mask.dtype, jnp.floating):
+            raise ValueError(f"For '{_MHA}', 'attn_mask' only supports float, byte, and bool types, but got "
+                             f"{attn_mask.dtype}.")
+        expected = (tgt_len, src_len) if attn_mask.ndim == 2 else (bsz * num_heads, tgt_len, src_len)
+        if tuple(attn_mask.shape) != expected:
+            raise ValueError(f"For '{_MHA}', the shape of the 'attn_mask' should be {expected}, but got "
+                             f"{tuple(attn_mask.shape)}.")
+        if attn_mask.ndim == 2:
+            attn_mask = attn_mask[None]
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None or static_v is not None:
+            raise ValueError(f"For '{_MHA}', 'bias_k' and 'bias_v' cannot be added to 'static_k'/'static_v'.")
+        k = jnp.concatenate([k, jnp.tile(_arr(bias_k).astype(compute), (1, bsz, 1))])
+        v = jnp.concatenate([v, jnp.tile(_arr(bias_v).astype(compute), (1, bsz, 1))])
+        attn_mask, key_padding_mask = _mha_pad_last(attn_mask), _mha_pad_last(key_padding_mask)
+    elif bias_k is not None or bias_v is not None:
+        raise ValueError(f"For '{_MHA}', 'bias_k' and 'bias_v' should be None at the same time.")
+    rows = bsz * num_heads
+    q = jnp.swapaxes(q.reshape(tgt_len, rows, head_dim), 0, 1)
+    k = jnp.swapaxes(k.reshape(k.shape[0], rows, head_dim), 0, 1) if static_k is None \
+        else _mha_static("static_k", static_k, rows, head_dim).astype(compute)
+    v = jnp.swapaxes(v.reshape(v.shape[0], rows, head_dim), 0, 1) if static_v is None \
+        else _mha_static("static_v", static_v, rows, head_dim).astype(compute)
+    if add_zero_attn:
+        zeros = jnp.zeros((rows, 1, head_dim), compute)
+        k, v = jnp.concatenate([k, zeros], axis=1), jnp.concatenate([v, zeros], axis=1)
+        attn_mask, key_padding_mask = _mha_pad_last(attn_mask), _mha_pad_last(key_padding_mask)
+    src_len = k.shape[1]
+    mask = None if attn_mask is None else _mha_additive(attn_mask, compute)
+    if key_padding_mask is not None:
+        if key_padding_mask.shape != (bsz, src_len):
+            raise ValueError(f"For '{_MHA}', the shape of 'key_padding_mask' should be {(bsz, src_len)}, but got "
+                             f"{key_padding_mask.shape}.")
+        kpm = jnp.tile(_mha_additive(key_padding_mask, compute).reshape(bsz, 1, 1, src_len), (1, num_heads, 1, 1))
+        kpm = kpm.reshape(rows, 1, src_len)
+        mask = kpm if mask is None else mask + kpm
+    if mask is not None:
+        mask = mask[None] if mask.shape[0] == 1 else mask.reshape(bsz, num_heads, -1, src_len)
+    if is_causal:
+        causal = jnp.where(jnp.tril(jnp.ones((tgt_len, src_len), jnp.bool_)), jnp.asarray(0, compute),
+                           jnp.asarray(-jnp.inf, compute))
+        mask = causal if mask is None else mask + causal
+    q = q.reshape(bsz, num_heads, tgt_len, head_dim)
+    k = k.reshape(bsz, num_heads, src_len, head_dim)
+    v = v.reshape(bsz, num_heads, src_len, head_dim)
+    scale = jnp.sqrt(jnp.sqrt(jnp.asarray(head_dim, to_jax_dtype(dtype)))).astype(compute)
+    scores = jnp.matmul(q / scale, jnp.swapaxes(k, -2, -1) / scale)
+    if mask is not None:
+        scores = scores + mask
+    weights = jax.nn.softmax(scores, axis=-1)
+    if training and dropout_p > 0:
+        weights = _arr(dropout(weights, dropout_p, True))
+    out = jnp.matmul(weights, v)
+    out = jnp.transpose(out, (2, 0, 1, 3)).reshape(tgt_len * bsz, embed_dim)
+    out = _mha_linear(out, _arr(out_proj_weight), None if out_proj_bias is None else _arr(out_proj_bias))
+    out = out.reshape(tgt_len, bsz, -1)
+    if average_attn_weights:
+        weights = weights.sum(axis=1) / num_heads
+    if not batched:
+        out, weights = out.squeeze(1), weights.squeeze(0)
+    return out, weights
+
+
+# -- fractional max pooling ----------------------------------------------------------------------------
+def _fractional_size(value: Any, dims: int, op: str) -> tuple[int, ...]:
+    pair = "two" if dims == 2 else "three"
+    ok = (isinstance(value, int) and not isinstance(value, bool) and value > 0) or (
+        isinstance(value, (tuple, list)) and len(value) == dims
+        and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value))
+    if not ok:
+        raise ValueError(f"For '{op}' attr 'ksize' must be an positive int number or a tuple of {pair} positive "
+                         f"int numbers, but got {value}")
+    return (value,) * dims if isinstance(value, int) else tuple(value)
+
+
+def _fractional_starts(sample: jax.Array, size: int, out: int, k: int) -> jax.Array:
+    """The window starts along one axis (MindSpore's and PyTorch's interval sequence), int32 ``(..., out)``."""
+    if out == 1:
+        return jnp.full(sample.shape + (1,), size - k, jnp.int32)
+    alpha = jnp.asarray((size - k) / (out - 1), jnp.float32)
+    sample = sample.astype(jnp.float32)[..., None]
+    i = jnp.arange(out - 1, dtype=jnp.float32)
+    starts = (jnp.floor((i + sample) * alpha) - jnp.floor(sample * alpha)).astype(jnp.int32)
+    return jnp.concatenate([starts, jnp.full(sample.shape[:-1] + (1,), size - k, jnp.int32)], axis=-1)
+
+
+def _fractional_max_pool(x: jax.Array, kernel: tuple[int, ...], out: tuple[int, ...],
+                         samples: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Max over the windows ``[start_d, start_d + k_d)`` of ``(N, C, *spatial)``; values and flat input indices.
+
+    ``samples[..., d]`` is the random offset of spatial axis ``d``, in axis order.
+    """
+    n, c = x.shape[:2]
+    spatial = x.shape[2:]
+    dims = len(spatial)
+    coords = []  # per axis: (N, C, out_d, k_d) input coordinates
+    v = x
+    for d in range(dims):
+        starts = _fractional_starts(samples[..., d], spatial[d], out[d], kernel[d])
+        idx = starts[..., None] + jnp.arange(kernel[d], dtype=jnp.int32)
+        coords.append(idx)
+        flat = idx.reshape(n, c, -1)
+        shape = [n, c] + [1] * dims
+        shape[2 + d] = flat.shape[-1]
+        full = list(v.shape)
+        full[2 + d] = flat.shape[-1]
+        v = jnp.take_along_axis(v, jnp.broadcast_to(flat.reshape(shape), full), axis=2 + d)
+    # (N, C, o1*k1, o2*k2, ...) -> (N, C, o1, o2, ..., k1*k2*...)
+    v = v.reshape((n, c) + tuple(s for d in range(dims) for s in (out[d], kernel[d])))
+    order = [0, 1] + [2 + 2 * d for d in range(dims)] + [3 + 2 * d for d in range(dims)]
+    v = jnp.transpose(v, order).reshape((n, c) + tuple(out) + (-1,))
+    best = jnp.argmax(v, axis=-1)
+    values = jnp.max(v, axis=-1)
+    offsets = jnp.unravel_index(best, kernel)
+    flat_index = jnp.zeros(best.shape, jnp.int32)
+    stride = 1
+    for d in reversed(range(dims)):
+        start = coords[d][..., 0]  # (N, C, out_d)
+        shape = [n, c] + [1] * dims
+        shape[2 + d] = out[d]
+        flat_index = flat_index + (start.reshape(shape) + offsets[d].astype(jnp.int32)) * stride
+        stride *= spatial[d]
+    return values, flat_index
+
+
+def _fractional_ratios(output_ratio: Any, dims: int, func: str) -> tuple[float, ...]:
+    if isinstance(output_ratio, (float, int)):
+        if not isinstance(output_ratio, float):
+            raise TypeError(f"For '{func}', the type of 'output_ratio' should be 'float', "
+                            f"but got type '{type(output_ratio).__name__}'.")
+        ratios = (output_ratio,) * dims
+    else:
+        ratios = tuple(output_ratio)
+    for i, r in enumerate(ratios):
+        if not 0.0 < r < 1.0:
+            raise ValueError(f"For '{func}', the 'output_ratio[{i}]' must be in range of (0.0, 1.0), "
+                             f"but got {r} with type '{type(r).__name__}'.")
+    return ratios
+
+
+def _fractional_pool(dims: int, func: str, op: str, input: Any, kernel_size: Any, output_size: Any,
+                     output_ratio: Any, return_indices: bool, random_samples: Any) -> Any:
+    kernel = _fractional_size(kernel_size, dims, op)
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"For {func}, 'output_size' and 'output_ratio' can not be None at the same time, "
+                         f"but got None and None .")
+    fixed = None if output_size is None else _fractional_size(output_size, dims, op)
+    ratios = _fractional_ratios(output_ratio, dims, func) if fixed is None else None
+    if not isinstance(return_indices, bool):
+        raise TypeError(f"For '{func}', the type of 'return_indices' should be 'bool', "
+                        f"but got type '{type(return_indices).__name__}'.")
+    x = _arr(input)
+    if x.ndim not in (dims + 1, dims + 2):
+        raise ValueError(f"For '{op}', the input must be {dims + 1}-D or {dims + 2}-D, but got {x.ndim}-D.")
+    unbatched = x.ndim == dims + 1
+    if unbatched:
+        x = x[None]
+    spatial = x.shape[2:]
+    out = fixed or tuple(int(s * r) for s, r in zip(spatial, ratios))
+    names = ("D", "H", "W")[3 - dims:]
+    for name, k, o, s in zip(names, kernel, out, spatial):
+        if k + o - 1 > s:
+            raise ValueError(f"For {op}, ksize {name} [{k}] + output_shape_{name.lower()} [{o}] too large "
+                             f"relative to input {name} [{s}], conflict with the rule: "
+                             f"ksize_{name.lower()} + output_shape_{name.lower()} - 1 <= input_{name.lower()}")
+    if random_samples is None:
+        dtype = x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else jnp.float32
+        samples = jax.random.uniform(_random.next_key(), (x.shape[0], x.shape[1], dims), dtype)
+    else:
+        samples = _arr(random_samples)
+        want = (x.shape[0], x.shape[1], dims)
+        if tuple(samples.shape) != want:
+            raise ValueError(f"For '{op}', '_random_samples' must have shape {want} (N, C, {dims}), "
+                             f"but got {tuple(samples.shape)}")
+    if dims == 2:
+        samples = samples[..., ::-1]  # MindSpore's 2-D samples are (width, height)
+    values, indices = _fractional_max_pool(x, kernel, out, samples)
+    if unbatched:
+        values, indices = values[0], indices[0]
+    indices = indices.astype(jax.dtypes.canonicalize_dtype(jnp.int64))
+    return (values, indices) if return_indices else values
+
+
+@tensor_op
+@_named("fractional_max_pool2d")
+def fractional_max_pool2d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Any = None) -> Any:
+    """Fractional max pooling over ``(N, C, H, W)`` or ``(C, H, W)``.
+
+    Each output cell is the max of a ``kernel_size`` window whose start along an axis is
+    ``int((i + u) * alpha) - int(u * alpha)`` (the last one ``in - k``), with ``alpha = (in - k) / (out - 1)``
+    and ``u`` the per-(N, C) offset: ``_random_samples[n, c] = (u_width, u_height)`` in ``[0, 1)``, drawn
+    from MindJAX's key when not given.
+
+    Arguments:
+        input: the input.
+        kernel_size: an int or ``(kH, kW)``.
+        output_size: an int or ``(oH, oW)``; or None to use ``output_ratio``.
+        output_ratio: a float or ``(rH, rW)`` in (0, 1): ``out = int(in * ratio)``.
+        return_indices: also return the flat ``H * W`` index of each max (int64). Default False.
+        _random_samples: the offsets, ``(N, C, 2)``, or None.
+
+    Returns:
+        the pooled array, and the indices with ``return_indices``.
+    """
+    return _fractional_pool(2, "fractional_max_pool2d", "FractionalMaxPoolWithFixedKsize", input, kernel_size,
+                            output_size, output_ratio, return_indices, _random_samples)
+
+
+@tensor_op
+@_named("fractional_max_pool3d")
+def fractional_max_pool3d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Any = None) -> Any:
+    """Fractional max pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; as :func:`fractional_max_pool2d`,
+    with ``_random_samples[n, c] = (u_depth, u_height, u_width)`` and indices into ``D * H * W``.
+
+    Returns:
+        the pooled array, and the indices with ``return_indices``.
+    """
+    x = _arr(input)
+    if _random_samples is not None and x.ndim == 4:
+        samples = _arr(_random_samples)
+        if samples.dtype != x.dtype:
+            raise TypeError(f"For 'fractional_max_pool3d', 'input' and '_random_samples' must be same dtype, "
+                            f"but got Tensor[{x.dtype}] and Tensor[{samples.dtype}].")
+    return _fractional_pool(3, "fractional_max_pool3d", "FractionalMaxPool3DWithFixedKsize", x, kernel_size,
+                            output_size, output_ratio, return_indices, _random_samples)

@@ -168,3 +168,43 @@ class NonMaxSuppressionV3(Primitive):
             if ok:
                 keep.append(int(i))
         return jnp.asarray(keep, jnp.int32)
+
+
+def _area_matrix(out: int, size: int, align_corners: bool) -> np.ndarray:
+    """The ``(out, size)`` weights of TensorFlow's (and MindSpore's) area resize along one axis: each output
+    cell averages the input cells it covers, partly covered ones by their covered share."""
+    scale = (size - 1) / (out - 1) if align_corners and out > 1 else size / out
+    matrix = np.zeros((out, size))
+    for o in range(out):
+        lo, hi = o * scale, (o + 1) * scale
+        for i in range(int(np.floor(lo)), int(np.ceil(hi))):
+            matrix[o, min(i, size - 1)] += min(i + 1, hi) - max(i, lo)
+    return matrix / scale
+
+
+class ResizeArea(Primitive):
+    """Resize ``(N, H, W, C)`` images to the call's ``size`` by area averaging (float32 out).
+
+    Arguments:
+        align_corners: map the corner pixels onto each other. Default: ``False``.
+
+    Call: ``ResizeArea(align_corners)(images, size)`` with ``size`` two positive ints (a list, tuple or int32
+    Tensor) -> ``(N, new_height, new_width, C)`` float32.
+    """
+
+    def __init__(self, align_corners: bool = False) -> None:
+        super().__init__()
+        record(self, align_corners=check_bool(self.name, "align_corners", align_corners))
+
+    def __call__(self, images: Any, size: Any) -> jax.Array:
+        x = as_array(images)
+        if x.ndim != 4:
+            raise ValueError(f"For '{self.name}', 'images' must be 4-D (N, H, W, C), but got shape "
+                             f"{tuple(x.shape)}.")
+        out = [int(v) for v in np.asarray(as_array(size) if hasattr(size, "shape") else size).reshape(-1)]
+        if len(out) != 2 or min(out) <= 0:
+            raise ValueError(f"For '{self.name}', 'size' must be two positive ints, but got {out}.")
+        rows = jnp.asarray(_area_matrix(out[0], x.shape[1], self.align_corners), jnp.float32)
+        cols = jnp.asarray(_area_matrix(out[1], x.shape[2], self.align_corners), jnp.float32)
+        return jnp.einsum("oh,nhwc,pw->nopc", rows, x.astype(jnp.float32), cols,
+                          precision=jax.lax.Precision.HIGHEST)

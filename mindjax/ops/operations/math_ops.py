@@ -1012,3 +1012,45 @@ class TridiagonalMatMul(Primitive):
         below = jnp.concatenate([b[..., 1:, :], zero], axis=-2)
         above = jnp.concatenate([zero, b[..., :-1, :]], axis=-2)
         return col(up) * below + col(mid) * b + col(low) * above
+
+
+class NMSWithMask(Primitive):
+    """Non-maximum suppression of boxes sorted by score.
+
+    Arguments:
+        iou_threshold: a box is dropped when its IoU with a kept, higher-scoring box exceeds this. Default:
+            ``0.5``.
+
+    Call: ``NMSWithMask(iou_threshold)(bboxes)`` with ``bboxes`` ``(N, 5)`` rows ``(x1, y1, x2, y2, score)`` ->
+    ``(selected_boxes, selected_idx, selected_mask)``: the boxes sorted by score (descending), ``arange(N)``
+    (int32, as MindSpore's CPU kernel returns) and which of the sorted boxes are kept (bool).
+    """
+
+    def __init__(self, iou_threshold: float = 0.5) -> None:
+        super().__init__()
+        if not isinstance(iou_threshold, float):
+            raise TypeError(f"For '{self.name}', the type of 'iou_threshold' should be 'float', but got type "
+                            f"'{type(iou_threshold).__name__}'.")
+        record(self, iou_threshold=iou_threshold)
+
+    def __call__(self, bboxes: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        b = as_array(bboxes)
+        if b.ndim != 2 or b.shape[1] != 5:
+            raise ValueError(f"For '{self.name}', 'bboxes' must be of shape (N, 5), but got {tuple(b.shape)}.")
+        n = b.shape[0]
+        order = jnp.argsort(-b[:, 4], stable=True)
+        boxes = b[order]
+        x1, y1, x2, y2 = (boxes[:, i].astype(jnp.float32) for i in range(4))
+        area = (x2 - x1) * (y2 - y1)
+        iw = jnp.maximum(jnp.minimum(x2[:, None], x2[None]) - jnp.maximum(x1[:, None], x1[None]), 0.0)
+        ih = jnp.maximum(jnp.minimum(y2[:, None], y2[None]) - jnp.maximum(y1[:, None], y1[None]), 0.0)
+        inter = iw * ih
+        iou = inter / (area[:, None] + area[None] - inter)
+        overlap = iou > self.iou_threshold
+
+        def step(i: jax.Array, keep: jax.Array) -> jax.Array:
+            return jnp.where(keep[i], keep & ~(overlap[i] & (jnp.arange(n) > i)), keep)
+        keep = jax.lax.fori_loop(0, n, step, jnp.ones((n,), jnp.bool_))
+        return boxes, jnp.arange(n, dtype=jnp.int32), keep
+
+from mindjax.ops.operations.random_ops import Cauchy  # noqa: E402,F401  (MindSpore keeps it in math_ops)

@@ -1932,3 +1932,252 @@ class CTCLoss(Primitive):
         loss, pullback = jax.vjp(per_batch, logits)
         (grad,) = pullback(jnp.ones_like(loss))
         return loss.astype(logits.dtype), grad.astype(logits.dtype)
+
+
+# --- pooling with argmax, ROI align, bicubic resize ---------------------------------------------
+
+def _pair_arg(prim: str, name: str, value: Any) -> tuple[int, int]:
+    items = (value, value) if isinstance(value, int) and not isinstance(value, bool) else tuple(value)
+    if len(items) == 4:  # MindSpore's (1, 1, h, w) spelling
+        items = items[2:]
+    if len(items) != 2 or any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in items):
+        raise ValueError(f"For '{prim}', '{name}' must be a positive int or a pair of positive ints, but got "
+                         f"{value!r}.")
+    return int(items[0]), int(items[1])
+
+
+class MaxPoolWithArgmax(Primitive):
+    """2-D max pooling over NCHW input that also returns where each maximum is.
+
+    Arguments:
+        kernel_size: an int or a pair. Default: ``1``.
+        strides: an int or a pair. Default: ``1``.
+        pad_mode: ``'valid'`` (default) or ``'same'`` (``ceil(in / stride)`` outputs, ``(kernel - stride) // 2``
+            padding before the input and the rest after, as MindSpore 2.10's CPU kernel places it).
+        data_format: only ``'NCHW'``.
+
+    Call: ``MaxPoolWithArgmax(kernel_size, strides, pad_mode)(x)`` -> ``(output, argmax)``; ``argmax`` (int32)
+    is each maximum's flat index ``c * H * W + h * W + w`` within its sample, the first one on ties.
+    """
+
+    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "valid",
+                 data_format: str = "NCHW") -> None:
+        super().__init__()
+        mode = pad_mode.upper() if isinstance(pad_mode, str) else pad_mode
+        if mode not in ("VALID", "SAME"):
+            raise ValueError(f"For '{self.name}', 'pad_mode' must be 'valid' or 'same', but got {pad_mode!r}.")
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCHW' on CPU, but got {data_format!r}.")
+        record(self, kernel_size=_pair_arg(self.name, "kernel_size", kernel_size),
+               strides=_pair_arg(self.name, "strides", strides), pad_mode=mode, data_format=data_format)
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array]:
+        a = as_array(x)
+        if a.ndim != 4:
+            raise ValueError(f"For '{self.name}', 'x' must be 4-D (N, C, H, W), but got shape {tuple(a.shape)}.")
+        n, c, h, w = a.shape
+        (kh, kw), (sh, sw) = self.kernel_size, self.strides
+        if self.pad_mode == "SAME":
+            oh, ow = -(-h // sh), -(-w // sw)
+            # MindSpore 2.10's CPU kernel: (kernel - stride) // 2 before, the rest after
+            top, left = max(kh - sh, 0) // 2, max(kw - sw, 0) // 2
+        else:
+            if kh > h or kw > w:
+                raise ValueError(f"For '{self.name}', 'kernel_size' {self.kernel_size} is larger than the input "
+                                 f"{(h, w)}.")
+            oh, ow, top, left = (h - kh) // sh + 1, (w - kw) // sw + 1, 0, 0
+        rows = (np.arange(oh) * sh - top)[:, None] + np.arange(kh)[None, :]  # (oh, kh)
+        cols = (np.arange(ow) * sw - left)[:, None] + np.arange(kw)[None, :]  # (ow, kw)
+        r = rows[:, None, :, None]
+        q = cols[None, :, None, :]
+        inside = jnp.asarray((r >= 0) & (r < h) & (q >= 0) & (q < w))  # (oh, ow, kh, kw)
+        flat = jnp.asarray(np.clip(r, 0, h - 1) * w + np.clip(q, 0, w - 1)).reshape(oh, ow, kh * kw)
+        patches = a.reshape(n, c, h * w)[:, :, flat]  # (n, c, oh, ow, kh * kw)
+        low = jnp.asarray(-jnp.inf if jnp.issubdtype(a.dtype, jnp.floating) else jnp.iinfo(a.dtype).min, a.dtype)
+        patches = jnp.where(inside.reshape(oh, ow, kh * kw), patches, low)
+        pick = jnp.argmax(patches, axis=-1)
+        out = jnp.take_along_axis(patches, pick[..., None], axis=-1)[..., 0]
+        where = jnp.take_along_axis(jnp.broadcast_to(flat, patches.shape), pick[..., None], axis=-1)[..., 0]
+        where = where + (jnp.arange(c) * h * w)[None, :, None, None]
+        return out, where.astype(jnp.int32)
+
+
+def _bilinear_at(plane: jax.Array, y: jax.Array, x: jax.Array) -> jax.Array:
+    """Caffe2's ROIAlign sample of ``plane`` (C, H, W) at points ``y``/``x``: 0 beyond one pixel outside,
+    clamped to the border inside that."""
+    h, w = plane.shape[-2:]
+    outside = (y < -1.0) | (y > h) | (x < -1.0) | (x > w)
+    y, x = jnp.maximum(y, 0.0), jnp.maximum(x, 0.0)
+    y0, x0 = jnp.floor(y).astype(jnp.int32), jnp.floor(x).astype(jnp.int32)
+    y_edge, x_edge = y0 >= h - 1, x0 >= w - 1
+    y0, x0 = jnp.where(y_edge, h - 1, y0), jnp.where(x_edge, w - 1, x0)
+    y = jnp.where(y_edge, y0.astype(y.dtype), y)
+    x = jnp.where(x_edge, x0.astype(x.dtype), x)
+    y1, x1 = jnp.minimum(y0 + 1, h - 1), jnp.minimum(x0 + 1, w - 1)
+    ly, lx = y - y0, x - x0
+    hy, hx = 1.0 - ly, 1.0 - lx
+    value = (hy * hx * plane[:, y0, x0] + hy * lx * plane[:, y0, x1] + ly * hx * plane[:, y1, x0]
+             + ly * lx * plane[:, y1, x1])
+    return jnp.where(outside, 0.0, value)
+
+
+class ROIAlign(Primitive):
+    """Average-pooled bilinear samples of each region of interest (Caffe2's ROIAlign, as MindSpore's CPU kernel).
+
+    Arguments:
+        pooled_height, pooled_width: the output's spatial size.
+        spatial_scale: the scale from ``rois`` coordinates to ``features`` pixels.
+        sample_num: samples per bin along each axis; ``<= 0``: the bin's size rounded down, at least 1, as
+            MindSpore's CPU kernel (needs concrete ``rois``).
+            Default: ``2``.
+        roi_end_mode: ``1`` (default) adds one pixel to each region's end, ``0`` does not.
+
+    Call: ``ROIAlign(...)(features, rois)`` with ``features`` ``(N, C, H, W)`` and ``rois`` ``(R, 5)`` rows of
+    ``(batch_index, x1, y1, x2, y2)`` -> ``(R, C, pooled_height, pooled_width)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, pooled_height: int, pooled_width: int, spatial_scale: float, sample_num: int = 2,
+                 roi_end_mode: int = 1) -> None:
+        super().__init__()
+        for name, value in (("pooled_height", pooled_height), ("pooled_width", pooled_width),
+                            ("sample_num", sample_num), ("roi_end_mode", roi_end_mode)):
+            check_int(self.name, name, value)
+        if not isinstance(spatial_scale, float):
+            raise TypeError(f"For '{self.name}', the type of 'spatial_scale' should be 'float', but got type "
+                            f"'{type(spatial_scale).__name__}'.")
+        if roi_end_mode not in (0, 1):
+            raise ValueError(f"For '{self.name}', 'roi_end_mode' must be 0 or 1, but got {roi_end_mode}.")
+        if pooled_height <= 0 or pooled_width <= 0:
+            raise ValueError(f"For '{self.name}', 'pooled_height' and 'pooled_width' must be positive, but got "
+                             f"{pooled_height} and {pooled_width}.")
+        record(self, pooled_height=pooled_height, pooled_width=pooled_width, spatial_scale=spatial_scale,
+               sample_num=sample_num, roi_end_mode=roi_end_mode)
+
+    def __call__(self, features: Any, rois: Any) -> jax.Array:
+        f, r = as_array(features), as_array(rois)
+        if f.ndim != 4:
+            raise ValueError(f"For '{self.name}', 'features' must be 4-D (N, C, H, W), but got shape "
+                             f"{tuple(f.shape)}.")
+        if r.ndim != 2 or r.shape[1] != 5:
+            raise ValueError(f"For '{self.name}', 'rois' must be of shape (R, 5), but got {tuple(r.shape)}.")
+        ph, pw = self.pooled_height, self.pooled_width
+        r = r.astype(jnp.float32)
+        start_x, start_y = r[:, 1] * self.spatial_scale, r[:, 2] * self.spatial_scale
+        end_x = (r[:, 3] + self.roi_end_mode) * self.spatial_scale
+        end_y = (r[:, 4] + self.roi_end_mode) * self.spatial_scale
+        bin_w = jnp.maximum(end_x - start_x, 1.0) / pw
+        bin_h = jnp.maximum(end_y - start_y, 1.0) / ph
+        if self.sample_num > 0:
+            grid_h = grid_w = jnp.full(r.shape[:1], self.sample_num)
+            gh = gw = self.sample_num
+        else:
+            if isinstance(r, jax.core.Tracer):
+                raise ValueError(f"For '{self.name}', 'sample_num' <= 0 needs concrete 'rois' (outside jit).")
+            grid_h = jnp.maximum(jnp.floor(bin_h), 1).astype(jnp.int32)
+            grid_w = jnp.maximum(jnp.floor(bin_w), 1).astype(jnp.int32)
+            gh, gw = int(jnp.max(grid_h)), int(jnp.max(grid_w))
+        iy, ix = jnp.arange(gh, dtype=jnp.float32), jnp.arange(gw, dtype=jnp.float32)
+
+        def one(roi_index: jax.Array, sy: jax.Array, sx: jax.Array, bh: jax.Array, bw: jax.Array,
+                nh: jax.Array, nw: jax.Array) -> jax.Array:
+            plane = f[roi_index].astype(jnp.float32)
+            ys = sy + jnp.arange(ph)[:, None] * bh + (iy[None, :] + 0.5) * bh / nh  # (ph, gh)
+            xs = sx + jnp.arange(pw)[:, None] * bw + (ix[None, :] + 0.5) * bw / nw  # (pw, gw)
+            yy = jnp.broadcast_to(ys[:, None, :, None], (ph, pw, gh, gw))
+            xx = jnp.broadcast_to(xs[None, :, None, :], (ph, pw, gh, gw))
+            values = _bilinear_at(plane, yy, xx)  # (C, ph, pw, gh, gw)
+            mask = (iy[:, None] < nh) & (ix[None, :] < nw)
+            return jnp.sum(values * mask, axis=(-2, -1)) / (nh * nw).astype(jnp.float32)
+
+        out = jax.vmap(one)(r[:, 0].astype(jnp.int32), start_y, start_x, bin_h, bin_w, grid_h, grid_w)
+        return out.astype(f.dtype)
+
+
+def _cubic_weights(t: np.ndarray, a: float) -> np.ndarray:
+    """The four cubic-convolution weights for offsets ``t`` in [0, 1) (taps at -1, 0, 1, 2)."""
+    def near(d: np.ndarray) -> np.ndarray:
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d: np.ndarray) -> np.ndarray:
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    return np.stack([far(t + 1), near(t), near(1 - t), far(2 - t)], axis=-1)
+
+
+def _cubic_matrix(out: int, size: int, align_corners: bool, half_pixel: bool) -> jax.Array:
+    """The ``(out, size)`` interpolation matrix of MindSpore's bicubic resize along one axis (TensorFlow's:
+    the offsets quantised to 1/1024 as its weight table is)."""
+    scale = (size - 1) / (out - 1) if align_corners and out > 1 else size / out
+    dst = np.arange(out, dtype=np.float64)
+    src = (dst + 0.5) * scale - 0.5 if half_pixel else dst * scale
+    base = np.floor(src)
+    taps = base[:, None] + np.arange(-1, 3)[None, :]
+    weights = _cubic_weights(np.rint((src - base) * 1024) / 1024, -0.5 if half_pixel else -0.75)
+    if half_pixel:  # taps outside the image are dropped and the rest renormalised
+        inside = (taps >= 0) & (taps < size)
+        weights = np.where(inside, weights, 0.0)
+        weights = weights / weights.sum(axis=1, keepdims=True)
+    matrix = np.zeros((out, size))
+    idx = np.clip(taps, 0, size - 1).astype(int)
+    for k in range(4):
+        np.add.at(matrix, (np.arange(out), idx[:, k]), weights[:, k])
+    return jnp.asarray(matrix, jnp.float32)
+
+
+class ResizeBicubic(Primitive):
+    """Resize ``(N, C, H, W)`` images by cubic convolution to the call's ``size`` (float32 out).
+
+    Arguments:
+        align_corners: map the corner pixels onto each other. Default: ``False``.
+        half_pixel_centers: sample at pixel centres (Keys' kernel with ``a = -0.5`` and the outside taps
+            dropped); otherwise ``a = -0.75`` with the border repeated, as TensorFlow's legacy resize. Default:
+            ``False``.
+
+    Call: ``ResizeBicubic(align_corners, half_pixel_centers)(image, size)`` with ``size`` two positive ints.
+    """
+
+    def __init__(self, align_corners: bool = False, half_pixel_centers: bool = False) -> None:
+        super().__init__()
+        align_corners = check_bool(self.name, "align_corners", align_corners)
+        half_pixel_centers = check_bool(self.name, "half_pixel_centers", half_pixel_centers)
+        if align_corners and half_pixel_centers:
+            raise ValueError(f"For '{self.name}', 'align_corners' and 'half_pixel_centers' cannot both be True.")
+        record(self, align_corners=align_corners, half_pixel_centers=half_pixel_centers)
+
+    def __call__(self, image: Any, size: Any) -> jax.Array:
+        x = as_array(image)
+        if x.ndim != 4:
+            raise ValueError(f"For '{self.name}', 'image' must be 4-D (N, C, H, W), but got shape {tuple(x.shape)}.")
+        out = [int(v) for v in np.asarray(as_array(size) if hasattr(size, "shape") else size).reshape(-1)]
+        if len(out) != 2 or min(out) <= 0:
+            raise ValueError(f"For '{self.name}', 'size' must be two positive ints, but got {out}.")
+        rows = _cubic_matrix(out[0], x.shape[2], self.align_corners, self.half_pixel_centers)
+        cols = _cubic_matrix(out[1], x.shape[3], self.align_corners, self.half_pixel_centers)
+        return jnp.einsum("oh,nchw,pw->ncop", rows, x.astype(jnp.float32), cols,
+                          precision=jax.lax.Precision.HIGHEST)
+
+
+class FractionalMaxPoolWithFixedKsize(Primitive):
+    """Fractional max pooling of NCHW input with a fixed window, at given random offsets.
+
+    Arguments:
+        ksize: an int or ``(kH, kW)``.
+        output_shape: an int or ``(oH, oW)``.
+        data_format: only ``'NCHW'``.
+
+    Call: ``FractionalMaxPoolWithFixedKsize(ksize, output_shape)(input_x, random_samples)`` with
+    ``random_samples`` ``(N, C, 2)`` offsets ``(u_width, u_height)`` in ``[0, 1)`` -> ``(y, argmax)``, ``argmax``
+    the int64 flat ``H * W`` index of each maximum.
+    """
+
+    def __init__(self, ksize: Any, output_shape: Any, data_format: str = "NCHW") -> None:
+        super().__init__()
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCHW', but got {data_format!r}.")
+        record(self, ksize=ksize, output_shape=output_shape, data_format=data_format)
+
+    def __call__(self, input_x: Any, random_samples: Any) -> tuple[jax.Array, jax.Array]:
+        if random_samples is None:
+            raise ValueError(f"For '{self.name}', 'random_samples' must be a Tensor of shape (N, C, 2).")
+        return N.fractional_max_pool2d(input_x, self.ksize, self.output_shape, None, True, random_samples)

@@ -165,3 +165,154 @@ class Bernoulli(Primitive):
         from mindjax.ops.functional import bernoulli
 
         return bernoulli(x, p, None if self.seed < 0 else self.seed)
+
+
+def _check_float(prim: str, name: str, value: Any) -> float:
+    if not isinstance(value, float):
+        raise TypeError(f"For '{prim}', the type of '{name}' should be 'float', but got type "
+                        f"'{type(value).__name__}'.")
+    return value
+
+
+def _seeded_key(seed: int, offset: int) -> Any:
+    """MindSpore's (seed, offset) rule: both 0 draws from the global key, otherwise a fixed stream."""
+    if seed == 0 and offset == 0:
+        return _random.next_key()
+    return jax.random.fold_in(jax.random.PRNGKey(seed), offset)
+
+
+def _int_dtype() -> Any:
+    return jnp.int64 if jax.config.jax_enable_x64 else jnp.int32
+
+
+class Cauchy(Primitive):
+    """Cauchy samples (float32) of shape ``size``, with location ``median`` and scale ``sigma``.
+
+    Arguments:
+        size: a non-empty list of positive ints.
+        median: the location (a float). Default: ``0.0``.
+        sigma: the scale (a float). Default: ``1.0``.
+
+    Call: ``Cauchy(size, median, sigma)()`` -> a ``size`` float32 array.
+    """
+
+    def __init__(self, size: list, median: float = 0.0, sigma: float = 1.0) -> None:
+        super().__init__()
+        _check_float(self.name, "median", median)
+        _check_float(self.name, "sigma", sigma)
+        if not isinstance(size, list):
+            raise TypeError(f"For '{self.name}', the type of 'size' should be 'list', but got type "
+                            f"'{type(size).__name__}'.")
+        if not size:
+            raise ValueError(f"For '{self.name}', 'size' must not be an empty list.")
+        for i, s in enumerate(size):
+            if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
+                raise ValueError(f"For '{self.name}', the 'size[{i}]' must be int and must > 0, but got '{s}' with "
+                                 f"type '{type(s).__name__}'.")
+        record(self, size=list(size), median=median, sigma=sigma)
+
+    def __call__(self) -> jax.Array:
+        draw = jax.random.cauchy(_random.next_key(), tuple(self.size), jnp.float32)
+        return self.median + self.sigma * draw
+
+
+class LogNormalReverse(Primitive):
+    """Samples of ``exp(N(mean, std))`` in the input's shape and dtype (float16, float32 or float64).
+
+    Arguments:
+        mean: the normal distribution's mean (a float). Default: ``1.0``.
+        std: its standard deviation (a float). Default: ``2.0``.
+
+    Call: ``LogNormalReverse(mean, std)(input)`` -> an array shaped and typed as ``input``.
+    """
+
+    def __init__(self, mean: float = 1.0, std: float = 2.0) -> None:
+        super().__init__()
+        record(self, mean=_check_float(self.name, "mean", mean), std=_check_float(self.name, "std", std))
+
+    def __call__(self, input: Any) -> jax.Array:
+        x = as_array(input)
+        if not jnp.issubdtype(x.dtype, jnp.floating) or x.dtype == jnp.bfloat16:
+            raise TypeError(f"For '{self.name}', 'input' must be float16, float32 or float64, but got {x.dtype}.")
+        draw = jax.random.normal(_random.next_key(), x.shape, jnp.float32)
+        return jnp.exp(self.mean + self.std * draw).astype(x.dtype)
+
+
+class RandpermV2(Primitive):
+    """A random permutation of ``0 .. n - 1``.
+
+    Arguments:
+        seed: with ``offset``, fixes the stream; both 0 draw from the global key. Default: ``0``.
+        offset: see ``seed``. Default: ``0``.
+        dtype: the output's integer dtype. Default: ``int64``.
+
+    Call: ``RandpermV2(seed, offset, dtype)(n)`` with ``n`` a positive int (or a 0-d integer Tensor).
+    """
+
+    def __init__(self, seed: int = 0, offset: int = 0, dtype: Any = None) -> None:
+        super().__init__()
+        seed, offset = check_int(self.name, "seed", seed), check_int(self.name, "offset", offset)
+        if seed < 0 and seed != -1:
+            raise ValueError(f"For '{self.name}', 'seed' must be -1 or non-negative, but got {seed}.")
+        if offset < 0:
+            raise ValueError(f"For '{self.name}', 'offset' must be non-negative, but got {offset}.")
+        record(self, seed=seed, offset=offset, dtype=dtype)
+
+    def __call__(self, n: Any) -> jax.Array:
+        if hasattr(n, "shape") and not isinstance(n, int):
+            arr = as_array(n)
+            if arr.ndim != 0 or not jnp.issubdtype(arr.dtype, jnp.integer):
+                raise TypeError(f"For '{self.name}', 'n' must be an int or a 0-d integer Tensor, but got shape "
+                                f"{tuple(arr.shape)} and dtype {arr.dtype}.")
+            n = int(arr)
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"For '{self.name}', 'n' must be an int, but got {type(n).__name__}.")
+        if n <= 0:
+            raise ValueError(f"For '{self.name}', the input 'n' must be greater than 0, but got data: {n}.")
+        dt = _int_dtype() if self.dtype is None else to_jax_dtype(self.dtype)
+        key = _seeded_key(max(self.seed, 0), self.offset)
+        return jax.random.permutation(key, n).astype(dt)
+
+
+class MultinomialWithReplacement(Primitive):
+    """``numsamples`` category indices per row of the (unnormalised, non-negative) weights ``x``.
+
+    Arguments:
+        numsamples: samples per row (a non-negative int).
+        replacement: draw with replacement. Default: ``False`` (then ``numsamples`` must not exceed the
+            number of categories).
+
+    Call: ``MultinomialWithReplacement(numsamples, replacement)(x, seed, offset)`` with ``x`` 1-D or 2-D and
+    ``seed``/``offset`` ints (or 0-d Tensors): both 0 draw from the global key, otherwise the stream is fixed.
+    Returns int64 indices, ``(numsamples,)`` or ``(rows, numsamples)``.
+    """
+
+    def __init__(self, numsamples: int, replacement: bool = False) -> None:
+        super().__init__()
+        numsamples = check_int(self.name, "numsamples", numsamples)
+        if numsamples < 0:
+            raise ValueError(f"For '{self.name}', the 'numsamples' must be int and must >= 0, but got "
+                             f"'{numsamples}' with type 'int'.")
+        if not isinstance(replacement, bool):
+            raise TypeError(f"For '{self.name}', the type of 'replacement' should be 'bool', but got type "
+                            f"'{type(replacement).__name__}'.")
+        record(self, numsamples=numsamples, replacement=replacement)
+
+    def __call__(self, x: Any, seed: Any, offset: Any) -> jax.Array:
+        w = as_array(x)
+        if w.ndim not in (1, 2):
+            raise ValueError(f"For '{self.name}', 'x' must be 1-D or 2-D, but got shape {tuple(w.shape)}.")
+        if not jnp.issubdtype(w.dtype, jnp.floating):
+            raise TypeError(f"For '{self.name}', 'x' must be a float tensor, but got {w.dtype}.")
+        rows = w.reshape(-1, w.shape[-1]).astype(jnp.float32)
+        if not self.replacement and self.numsamples > rows.shape[-1]:
+            raise ValueError(f"For '{self.name}', without replacement 'numsamples' ({self.numsamples}) must not "
+                             f"exceed the number of categories ({rows.shape[-1]}).")
+        key = _seeded_key(int(as_array(seed)), int(as_array(offset)))
+        logits = jnp.where(rows > 0, jnp.log(jnp.where(rows > 0, rows, 1.0)), -jnp.inf)
+        if self.replacement:
+            out = jax.random.categorical(key, logits, axis=-1, shape=(self.numsamples, rows.shape[0])).T
+        else:
+            out = jax.lax.top_k(logits + jax.random.gumbel(key, logits.shape), self.numsamples)[1]
+        out = out.astype(_int_dtype())
+        return out.reshape(self.numsamples) if w.ndim == 1 else out
