@@ -11,7 +11,9 @@ construction is not counted. The steady step is the median of the next
 ``TrainOneStepCell`` eagerly (MindSpore's default mode; LeNet-5 at 32x32 and
 ResNet-18 are the PYNATIVE targets).
 
-MindJAX's child also prints where its first step goes: tracing (Python running
+MindJAX's child also prints the XLA_FLAGS it compiled with (MindJAX adds its
+defaults, see ``mindjax.context``; ``XLA_FLAGS=--xla_cpu_use_fusion_emitters=true``
+restores XLA's own) and where its first step goes: tracing (Python running
 ``construct`` under JAX), lowering to StableHLO, XLA compilation, and the rest
 (the run itself, and Python around the call), and how many times each Cell
 class was traced.
@@ -94,6 +96,7 @@ def _child(name: str, batch: int, size: int, mode: str = "graph", steps: int = 1
     result = {"framework": framework, "net": name, "first_s": first, "second_s": float(np.median(times)),
               "loss": first_loss}
     if framework == "mindjax":
+        result["xla_flags"] = os.environ.get("XLA_FLAGS", "")  # MindJAX's defaults included (mindjax.context)
         result["phases"] = dict(phases)
         result["traced"] = dict(traced)
     return result
@@ -151,7 +154,7 @@ def main() -> None:
         phases = mj["phases"]
         rest = mj["first_s"] - sum(phases.values())
         traced = mj["traced"]
-        details.append(f"- {name}: " + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items())
+        details.append(f"- {name} (XLA_FLAGS {mj.get('xla_flags', '')!r}): " + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items())
                        + f", rest (run and Python) {rest:.2f} s; Cell traces: "
                        + ", ".join(f"{k} x{v}" for k, v in sorted(traced.items(), key=lambda kv: -kv[1])))
     print(f"First {args.mode.upper()}-mode train step (then the median steady step), batch {args.batch}, "

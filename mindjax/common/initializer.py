@@ -68,8 +68,10 @@ class Initializer:
 
     def __call__(self, shape: Sequence[int], dtype: Any = jnp.float32) -> Any:
         shape = tuple(int(s) for s in shape)
-        values = np.asarray(self._sample(shape))
-        return jnp.asarray(values.reshape(shape), dtype=to_jax_dtype(dtype))
+        values = np.asarray(self._sample(shape), dtype=np.dtype(to_jax_dtype(dtype)))
+        # Cast on the host and transfer: jnp.asarray(values, dtype) compiles an XLA conversion
+        # program per shape, one per Parameter of a new network.
+        return jax.device_put(values.reshape(shape))
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())

@@ -25,7 +25,14 @@ _seed_hooks: list[Callable[[int], None]] = []
 
 
 def _make_key() -> Any:
-    return jax.random.PRNGKey(_DEFAULT_SEED if _seed is None else _seed)
+    seed = _DEFAULT_SEED if _seed is None else _seed
+    if jax.config.jax_default_prng_impl == "threefry2x32" and not jax.config.jax_enable_custom_prng \
+            and 0 <= seed < (2 ** 63 if jax.config.jax_enable_x64 else 2 ** 31):
+        # jax.random.PRNGKey(seed)'s threefry key, [high 32 bits, low 32 bits], built on the host:
+        # PRNGKey compiles two XLA programs for it.
+        high = (seed >> 32) & 0xFFFFFFFF
+        return jax.device_put(np.array([high, seed & 0xFFFFFFFF], np.uint32))
+    return jax.random.PRNGKey(seed)
 
 
 # The key is created on first use: building it at import would start the XLA

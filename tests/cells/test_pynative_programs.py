@@ -188,3 +188,62 @@ def test_a_builtin_cell_holding_a_constant_array_gets_its_own_program():
     assert _structural_key(dense) is not None
     dense.offset = jax.numpy.ones(2)  # a constant a trace would capture: never shared
     assert _structural_key(dense) is None
+
+
+def _compiled_program_names():
+    """The names of the XLA programs compiled while the context is active."""
+    names = []
+
+    def listen(name, _duration, **kwargs):
+        if listen.active and name == "/jax/core/compile/backend_compile_duration":
+            names.append(kwargs.get("fun_name"))
+    listen.active = False
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    return names, listen
+
+
+_NAMES, _LISTEN = _compiled_program_names()
+
+
+def test_building_layers_and_optimizers_compiles_no_xla_program():
+    # Initial values are cast on the host: a new network costs no XLA compilation per Parameter shape.
+    _NAMES.clear()
+    _LISTEN.active = True
+    try:
+        net = nn.SequentialCell([nn.Conv2d(3, 5, 3, weight_init="normal", has_bias=True, bias_init="zeros"),
+                                 nn.Flatten(), nn.Dense(5 * 7 * 7, 6, weight_init="he_uniform"),
+                                 nn.Dense(6, 2, weight_init="xavier_uniform")])
+        nn.Momentum(net.trainable_params(), 0.1, 0.9)
+        nn.SGD(net.trainable_params(), 0.1, momentum=0.5)
+    finally:
+        _LISTEN.active = False
+    assert _NAMES == []
+    assert net[0].weight.dtype == ms.float32 and net[0].weight.shape == (5, 3, 3, 3)
+
+
+def test_pynative_train_step_compiles_only_cell_programs_and_builds_the_sensitivity_on_the_host():
+    from mindjax.common.random import RNG_STATE
+
+    class UserNet(nn.Cell):  # a user's construct: the step runs eagerly around the built-in Cells
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.relu, self.fc2 = nn.Dense(13, 11), nn.ReLU(), nn.Dense(11, 6)
+
+        def construct(self, x):
+            return self.fc2(self.relu(self.fc1(x)))
+
+    # Odd shapes no other test uses, and a per-element loss: its sensitivity of ones has a new shape.
+    net = UserNet()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss(reduction="none")),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    x, y = ms.Tensor(np.ones((7, 13), np.float32)), ms.Tensor(np.zeros((7, 6), np.float32))
+    RNG_STATE._value  # the random key's programs are built once per process, not by the step
+    _NAMES.clear()
+    _LISTEN.active = True
+    try:
+        loss = step(x, y)
+    finally:
+        _LISTEN.active = False
+    assert loss.shape == (7, 6) and np.isfinite(loss.asnumpy()).all()
+    # only the built-in Cells' programs (forward, backward, optimizer): no eager broadcast or cast
+    assert _NAMES and all("run_traced_program" in n for n in _NAMES), _NAMES

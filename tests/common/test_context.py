@@ -48,3 +48,21 @@ def test_bad_auto_parallel_values_are_rejected():
 def test_set_seed_rejects_negative():
     with pytest.raises(ValueError, match="'seed' must be a non-negative int"):
         ms.set_seed(-1)
+
+
+def test_default_xla_flags_add_the_classic_cpu_emitters_and_keep_the_users_flags():
+    from mindjax.context import _with_default_xla_flags
+
+    assert _with_default_xla_flags("") == "--xla_cpu_use_fusion_emitters=false"
+    assert _with_default_xla_flags("--xla_force_host_platform_device_count=8") == \
+        "--xla_force_host_platform_device_count=8 --xla_cpu_use_fusion_emitters=false"
+    # a flag the user names keeps the user's value, whatever it is
+    assert _with_default_xla_flags(" --xla_cpu_use_fusion_emitters=true ") == "--xla_cpu_use_fusion_emitters=true"
+
+
+def test_importing_mindjax_put_the_default_xla_flags_in_the_environment():
+    import os
+
+    flags = os.environ["XLA_FLAGS"].split()
+    assert "--xla_cpu_use_fusion_emitters=false" in flags
+    assert "--xla_force_host_platform_device_count=8" in flags  # conftest's flag is kept

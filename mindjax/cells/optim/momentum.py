@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 import optax
 
 from mindjax.cells.optim._checks import check_bool, check_float
@@ -38,7 +40,7 @@ class Momentum(Optimizer):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         momentum = check_float(momentum, "momentum", self._where())
         self.use_nesterov = check_bool(use_nesterov, "use_nesterov", self._where())
-        self.momentum = Parameter(jnp.asarray(momentum, jnp.float32), name="momentum")
+        self.momentum = Parameter(jax.device_put(np.float32(momentum)), name="momentum")  # no XLA program
         self.params = self._parameters
         self.moments = self._clone_state("moments", "zeros")
 

@@ -179,7 +179,7 @@ class Optimizer(Cell):
         self.dynamic_weight_decay = False
         self.grad_centralization = False
         self.dynamic_lr = False
-        self.global_step = Parameter(jnp.zeros((1,), jnp.int32), name="global_step", requires_grad=False)
+        self.global_step = Parameter(jax.device_put(np.zeros((1,), np.int32)), name="global_step", requires_grad=False)
         self.is_group = False
         self.is_group_lr = False
         self.is_group_params_ordered = False
@@ -292,8 +292,10 @@ class Optimizer(Cell):
 
     def _build_single_lr(self, learning_rate: Any, name: str) -> Any:
         """A Parameter for a fixed lr, a schedule Cell for a dynamic one."""
-        if isinstance(learning_rate, float) or (isinstance(learning_rate, jax.Array) and learning_rate.ndim == 0):
-            lr = Parameter(jnp.asarray(learning_rate, jnp.float32), name=name)
+        if isinstance(learning_rate, float):  # built on the host: no XLA program for a constant
+            learning_rate = jax.device_put(np.float32(learning_rate))
+        if isinstance(learning_rate, jax.Array) and learning_rate.ndim == 0:
+            lr = Parameter(learning_rate.astype(jnp.float32), name=name)
             if self.is_group_lr and self.dynamic_lr:
                 return _ConvertToCell(lr)
             return lr

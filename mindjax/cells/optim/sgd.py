@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from mindjax.cells.optim._checks import check_bool, check_float
 from mindjax.cells.optim.optimizer import Optimizer
@@ -46,7 +48,7 @@ class SGD(Optimizer):
         if self.dynamic_weight_decay:
             raise TypeError("For 'SGD', dynamic weight decay is currently not supported, the argument 'weight_decay' "
                             "or 'weight_decay' set in grouped 'params' must be float or int type.")
-        self.momentum = Parameter(jnp.asarray(momentum, jnp.float32), name="momentum")
+        self.momentum = Parameter(jax.device_put(np.float32(momentum)), name="momentum")  # no XLA program
         self.accum = self._clone_state("accum", "zeros")
         self.stat = self._clone_state("stat", "ones")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import jax
+import numpy as np
 import jax.numpy as jnp
 
 from mindjax.cells.state import Effects, run_functional
@@ -22,6 +23,11 @@ from mindjax.common.variable import Variable
 def _cotangent_like(out: Any, sens: Any) -> Any:
     def fill(o: Any) -> Any:
         o = jnp.asarray(o)
+        value = 1 if sens is None else sens
+        if isinstance(value, (bool, int, float)) and not isinstance(o, jax.core.Tracer):
+            # A concrete output (PYNATIVE): the cotangent is built on the host and placed like the
+            # output, instead of an XLA program per output shape.
+            return jax.device_put(np.full(o.shape, value, o.dtype), o.sharding)
         if sens is None:
             return jnp.ones(o.shape, o.dtype)
         return jnp.broadcast_to(jnp.asarray(sens).astype(o.dtype), o.shape)
