@@ -23,7 +23,7 @@ import mindjax as ms
 from mindjax import nn
 from mindjax.train._step import StepProgram
 from benchmarks._timing import markdown_table
-from benchmarks.train_step import CASES, LR, MOMENTUM, _data, _peak_bytes
+from benchmarks.train_step import CASES, LR, MOMENTUM, _data, _hand_step, _params, _peak_bytes
 
 
 def _program(make: Any, guard: bool) -> StepProgram:
@@ -42,7 +42,7 @@ def _bytes_accessed(compiled: Any) -> float:
 
 def measure(name: str, steps: int, repeat: int) -> list[list[str]]:
     """Rows for one network: time, bytes accessed and peak memory, guard on against off."""
-    make, _, batch, shape = CASES[name]
+    make, forward, batch, shape = CASES[name]
     x, y = _data(batch, shape, 1)
     batch_arrays = (jnp.asarray(x), jnp.asarray(y))
     programs = {guard: _program(make, guard) for guard in (True, False)}
@@ -58,6 +58,9 @@ def measure(name: str, steps: int, repeat: int) -> list[list[str]]:
             jax.block_until_ready(out)
             best[guard] = min(best[guard], (time.perf_counter() - start) / steps)
     on_bytes, off_bytes = _bytes_accessed(compiled[True]), _bytes_accessed(compiled[False])
+    hand, opt = _hand_step(forward)
+    params = _params(programs[True].cell.network.backbone_network)
+    hand_bytes = _bytes_accessed(hand.lower(params, opt.init(params), *batch_arrays).compile())
     on_peak, off_peak = _peak_bytes(compiled[True]), _peak_bytes(compiled[False])
     return [
         [f"step time, {name}", f"{best[True] * 1e3:.3f} ms", f"{best[False] * 1e3:.3f} ms",
@@ -66,6 +69,8 @@ def measure(name: str, steps: int, repeat: int) -> list[list[str]]:
          f"{on_bytes / off_bytes:.3f}"],
         [f"peak memory, {name}", f"{on_peak / 2**20:.2f} MiB", f"{off_peak / 2**20:.2f} MiB",
          f"{on_peak / off_peak:.3f}"],
+        [f"bytes accessed, {name}, guard on against the hand-written `jax.jit` + optax step",
+         f"{on_bytes / 2**20:.2f} MiB", f"{hand_bytes / 2**20:.2f} MiB (hand-written)", f"{on_bytes / hand_bytes:.3f}"],
     ]
 
 

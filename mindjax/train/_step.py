@@ -31,6 +31,7 @@ from mindjax.cells.state import collect_variables
 from mindjax.common import progress as _progress
 from mindjax.common.checks import any_failed, checks_output, collect_checks
 from mindjax.common.random import RNG_STATE
+from mindjax.common.step_guard import step_guard
 from mindjax.common.variable import Variable
 from mindjax.parallel import data_parallel as _dp
 from mindjax.parallel import stage_state  # noqa: F401 - fills the state_layout upcall that Program calls
@@ -127,7 +128,9 @@ class StepProgram(Program):
             values = layout.expand(values)
         if shardings is not None:
             batch = _dp.constrain_batch(batch)
-        with collect_checks() as checks, self.planning.scope():
+        halt_at = next(i for i, var in enumerate(self.variables) if var is self._halt)
+        with collect_checks() as checks, self.planning.scope(), \
+                step_guard(values[halt_at], checks, self.guard_loss) as guard:
             out, new_values = run_over_state(self.variables, values, self._ids,
                                              lambda: self.cell(*batch))
         if layout is not None:
@@ -135,10 +138,18 @@ class StepProgram(Program):
         checked = checks_output(checks)
         finite = loss_is_finite(out) if self.guard_loss else jnp.asarray(True)
         if self.guard_loss or checked:
-            where = next(i for i, var in enumerate(self.variables) if var is self._halt)
+            where = halt_at
             halted, failed = values[where], any_failed(checked)
-            keep = jnp.logical_not(finite) | failed | halted
-            new_values = [new if new is old or id(var) in self._exempt else jnp.where(keep, old, new)
+            selected: dict[int, Any] = {}
+            if guard.keep_value is not None and guard.checks_seen == len(checks) \
+                    and guard.loss is getattr(_loss_of(out), "_raw", _loss_of(out)):
+                # The flag the optimizer selected its new state on is the whole flag: what it
+                # selected already needs no second select (which would bring XLA's copies back).
+                keep, selected = guard.keep_value, guard.selected
+            else:
+                keep = jnp.logical_not(finite) | failed | halted
+            new_values = [new if new is old or id(var) in self._exempt or selected.get(id(new)) is new
+                          else jnp.where(keep, old, new)
                           for var, old, new in zip(self.variables, values, new_values)]
             latch = failed | jnp.logical_not(finite) if self.halt_on_nonfinite else failed
             new_values[where] = halted | latch

@@ -14,6 +14,7 @@ import numpy as np
 import optax
 
 from mindjax.cells.optim._checks import check_bool, check_float
+from mindjax.common.step_guard import guarded
 from mindjax.cells.optim.optimizer import Optimizer
 from mindjax.cells.parameter import Parameter
 
@@ -52,8 +53,14 @@ class Momentum(Optimizer):
         tx = optax.trace(decay=self.momentum._value, nesterov=self.use_nesterov)
         state = optax.TraceState(trace=[m._value for m in self.moments])
         updates, state = tx.update(list(grads), state)
-        for param, moment, new_moment, update, lr in zip(self.parameters, self.moments, state.trace,
-                                                          updates, lrs):
+        # The weights' updates read the guarded moments (see mindjax.common.step_guard): then XLA
+        # need not copy the donated moments in Model's step.
+        moments = [guarded(m._value, t) for m, t in zip(self.moments, state.trace)]
+        if self.use_nesterov:
+            updates = [g + self.momentum._value * t for g, t in zip(grads, moments)]
+        else:
+            updates = moments
+        for param, moment, new_moment, update, lr in zip(self.parameters, self.moments, moments, updates, lrs):
             moment.set_data(new_moment)
             param.set_data(param._value - lr.astype(update.dtype) * update)
         return True

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 
 from mindjax.common.tensor import Tensor
+from mindjax.common.step_guard import note_loss
 from mindjax.common.upcalls import UPCALLS
 from mindjax.cells.cell import Cell
 from mindjax.cells.parameter import Parameter, ParameterTuple
@@ -180,6 +181,7 @@ class TrainOneStepCell(Cell):
         if layout is not None:
             inputs = layout(inputs)
         loss, grads, _ = vjp_of_variables(self.network, self.weights, inputs, sens=self.sens)
+        note_loss(loss)  # inside Model's guarded step, the optimizer can select its new state on it
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:
