@@ -138,8 +138,7 @@ class StepProgram(Program):
         checked = checks_output(checks)
         finite = loss_is_finite(out) if self.guard_loss else jnp.asarray(True)
         if self.guard_loss or checked:
-            where = halt_at
-            halted, failed = values[where], any_failed(checked)
+            halted, failed = values[halt_at], any_failed(checked)
             selected: dict[int, Any] = {}
             if guard.keep_value is not None and guard.checks_seen == len(checks) \
                     and guard.loss is getattr(_loss_of(out), "_raw", _loss_of(out)):
@@ -152,7 +151,7 @@ class StepProgram(Program):
                           else jnp.where(keep, old, new)
                           for var, old, new in zip(self.variables, values, new_values)]
             latch = failed | jnp.logical_not(finite) if self.halt_on_nonfinite else failed
-            new_values[where] = halted | latch
+            new_values[halt_at] = halted | latch
         if shardings is not None:
             # Pins the output layout, so the next step's inputs need no move.
             new_values = [v if layout is not None and layout.handled(i) else lax.with_sharding_constraint(v, s)

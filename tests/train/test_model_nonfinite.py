@@ -136,14 +136,23 @@ def test_out_of_range_label_with_loss_monitor_names_the_label_not_a_nan_loss(bad
         np.testing.assert_array_equal(value, expected[name], err_msg=name)
 
 
-def _step_bytes(guard_loss, nesterov=False):
+_OPTIMIZERS = {
+    "momentum": lambda params: nn.Momentum(params, 0.01, 0.9),
+    "nesterov": lambda params: nn.Momentum(params, 0.01, 0.9, use_nesterov=True),
+    "adam": lambda params: nn.Adam(params, 0.01),
+    "amsgrad": lambda params: nn.Adam(params, 0.01, use_amsgrad=True),
+    "adamweightdecay": lambda params: nn.AdamWeightDecay(params, 0.01, weight_decay=0.01),
+}
+
+
+def _step_bytes(guard_loss, optimizer):
     import jax.numpy as jnp
 
     from mindjax.train._step import StepProgram
 
     ms.set_seed(0)
     net = nn.SequentialCell(nn.Dense(32, 64), nn.ReLU(), nn.Dense(64, 4))
-    opt = nn.Momentum(net.trainable_params(), 0.01, 0.9, use_nesterov=nesterov)
+    opt = _OPTIMIZERS[optimizer](net.trainable_params())
     train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
     program = StepProgram(train, guard_loss=guard_loss)
     batch = (jnp.ones((8, 32), jnp.float32), jnp.zeros((8, 4), jnp.float32))
@@ -152,21 +161,20 @@ def _step_bytes(guard_loss, nesterov=False):
     return cost["bytes accessed"]
 
 
-@pytest.mark.parametrize("nesterov", [False, True])
-def test_the_guard_moves_no_more_bytes_than_an_unguarded_step(nesterov):
+@pytest.mark.parametrize("optimizer", sorted(_OPTIMIZERS))
+def test_the_guard_moves_no_more_bytes_than_an_unguarded_step(optimizer):
     # The guard's select used to make XLA copy every donated moment before its in-place write.
-    assert _step_bytes(True, nesterov) <= 1.01 * _step_bytes(False, nesterov)
+    assert _step_bytes(True, optimizer) <= 1.01 * _step_bytes(False, optimizer)
 
 
-@pytest.mark.parametrize("nesterov", [False, True])
-def test_guarded_momentum_trains_as_the_unguarded_step(nesterov):
+@pytest.mark.parametrize("optimizer", sorted(_OPTIMIZERS))
+def test_guarded_optimizers_train_as_the_unguarded_step(optimizer):
     batches = [(np.full((4, 3), 0.5 * k, np.float32), np.ones((4, 2), np.float32)) for k in range(3)]
     results = []
     for nonfinite in ("raise", "apply"):
         ms.set_seed(0)
         net = nn.Dense(3, 2)
-        model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9, use_nesterov=nesterov),
-                      nonfinite_loss=nonfinite)
+        model = Model(net, nn.MSELoss(), _OPTIMIZERS[optimizer](net.trainable_params()), nonfinite_loss=nonfinite)
         model.train(2, batches)
         results.append(weights(net))
     for name in results[0]:

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 from mindjax.cells.optim._checks import (check_bool, check_float, check_float_range, check_open_unit,
                                          check_positive_float, check_value_type)
 from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.common.step_guard import guarded
 from mindjax.cells.parameter import Parameter
 
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
@@ -71,8 +72,9 @@ def _apply_adam(opt: Optimizer, grads: tuple[Any, ...], lrs: list[Any], beta1_po
     for param, m, v, grad, lr in zip(opt.parameters, opt.moment1, opt.moment2, grads, lrs):
         g = grad.astype(jnp.float32)
         lr_t = jnp.reshape(lr * jnp.sqrt(1 - beta2_power) / (1 - beta1_power), ())
-        new_m = m._value + (g - m._value) * (1 - beta1)
-        new_v = v._value + (g * g - v._value) * (1 - beta2)
+        # Through the step's guard, so that XLA need not copy the donated moments (common/step_guard).
+        new_m = guarded(m._value, m._value + (g - m._value) * (1 - beta1))
+        new_v = guarded(v._value, v._value + (g * g - v._value) * (1 - beta2))
         numer = new_m * beta1 + (1 - beta1) * g if opt.use_nesterov else new_m
         m.set_data(new_m)
         v.set_data(new_v)
@@ -149,9 +151,9 @@ class Adam(Optimizer):
         for param, m, v, vhat, grad, lr in zip(self.parameters, self.moment1, self.moment2, self.vhat, grads, lrs):
             g = grad.astype(jnp.float32)
             lr_t = lr * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
-            new_m = beta1 * m._value + (1 - beta1) * g
-            new_v = beta2 * v._value + (1 - beta2) * g * g
-            new_vhat = jnp.maximum(vhat._value, new_v)
+            new_m = guarded(m._value, beta1 * m._value + (1 - beta1) * g)
+            new_v = guarded(v._value, beta2 * v._value + (1 - beta2) * g * g)
+            new_vhat = guarded(vhat._value, jnp.maximum(vhat._value, new_v))
             vhat.set_data(new_vhat)
             m.set_data(new_m)
             v.set_data(new_v)
@@ -196,8 +198,8 @@ class AdamWeightDecay(Optimizer):
         beta2 = jnp.float32(self.beta2)
         for param, m, v, grad, lr, wd in zip(self.parameters, self.moments1, self.moments2, grads, lrs, decays):
             g = grad.astype(jnp.float32)
-            new_m = m._value + (g - m._value) * (1 - beta1)
-            new_v = v._value + (g * g - v._value) * (1 - beta2)
+            new_m = guarded(m._value, m._value + (g - m._value) * (1 - beta1))
+            new_v = guarded(v._value, v._value + (g * g - v._value) * (1 - beta2))
             update = new_m / (jnp.sqrt(new_v) + self.eps) + wd * param._value.astype(jnp.float32)
             m.set_data(new_m)
             v.set_data(new_v)
