@@ -142,6 +142,8 @@ _OPTIMIZERS = {
     "adam": lambda params: nn.Adam(params, 0.01),
     "amsgrad": lambda params: nn.Adam(params, 0.01, use_amsgrad=True),
     "adamweightdecay": lambda params: nn.AdamWeightDecay(params, 0.01, weight_decay=0.01),
+    "sgd": lambda params: nn.SGD(params, 0.01, momentum=0.9),
+    "sgd_nesterov": lambda params: nn.SGD(params, 0.01, momentum=0.9, nesterov=True),
 }
 
 
