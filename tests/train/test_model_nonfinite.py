@@ -144,6 +144,9 @@ _OPTIMIZERS = {
     "adamweightdecay": lambda params: nn.AdamWeightDecay(params, 0.01, weight_decay=0.01),
     "sgd": lambda params: nn.SGD(params, 0.01, momentum=0.9),
     "sgd_nesterov": lambda params: nn.SGD(params, 0.01, momentum=0.9, nesterov=True),
+    "adamax": lambda params: nn.AdaMax(params, 0.01),
+    "proximal_adagrad": lambda params: nn.ProximalAdagrad(params),
+    "asgd": lambda params: nn.ASGD(params),
 }
 
 

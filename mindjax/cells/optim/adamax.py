@@ -14,6 +14,7 @@ import jax.numpy as jnp
 
 from mindjax.cells.optim._checks import check_float, check_open_unit
 from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.common.step_guard import guarded
 from mindjax.cells.parameter import Parameter
 
 __all__ = ["AdaMax"]
@@ -60,8 +61,9 @@ class AdaMax(Optimizer):
         for param, m, v, grad, lr in zip(self.parameters, self.moment1, self.moment2, grads, lrs):
             dtype = param.dtype
             g = grad.astype(dtype)
-            new_m = beta1.astype(dtype) * m._value + (1 - beta1).astype(dtype) * g
-            new_v = jnp.maximum(beta2.astype(dtype) * v._value, jnp.abs(g))
+            # Through the step's guard: XLA need not copy the donated moments (mindjax.common.step_guard).
+            new_m = guarded(m._value, beta1.astype(dtype) * m._value + (1 - beta1).astype(dtype) * g)
+            new_v = guarded(v._value, jnp.maximum(beta2.astype(dtype) * v._value, jnp.abs(g)))
             scale = (jnp.reshape(lr, ()) / (1 - power)).astype(dtype)
             m.set_data(new_m)
             v.set_data(new_v)

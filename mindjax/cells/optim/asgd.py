@@ -18,6 +18,7 @@ from typing import Any
 import jax.numpy as jnp
 
 from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.common.step_guard import guarded
 from mindjax.cells.parameter import Parameter, ParameterTuple
 
 __all__ = ["ASGD"]
@@ -75,6 +76,8 @@ class ASGD(Optimizer):
             eta_now = jnp.where(first, lr, eta._value)
             mu_now = mu._value
             w = param._value.astype(jnp.float32) * (1.0 - self.lambd * eta_now) - eta_now * grad.astype(jnp.float32)
+            # The average reads the written weight through the step's guard (mindjax.common.step_guard).
+            w = guarded(param._value.astype(jnp.float32), w)
             param.set_data(w.astype(param.dtype))
             averaged = ax._value.astype(jnp.float32) + (w - ax._value.astype(jnp.float32)) * mu_now
             ax.set_data(jnp.where(mu_now != 1, averaged.astype(ax.dtype), w.astype(param.dtype).astype(ax.dtype)))

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 
 from mindjax.cells.optim._checks import check_bool, check_float
 from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.common.step_guard import guarded
 
 __all__ = ["FTRL"]
 
@@ -64,8 +65,9 @@ class FTRL(Optimizer):
         power = -self.lr_power
         for param, accum, linear, grad in zip(self.parameters, self.moments, self.linear, grads):
             var, acc = param._value, accum._value
-            new_acc = acc + grad * grad
-            lin = linear._value + grad - (new_acc ** power - acc ** power) / self.lr * var
+            # Through the step's guard: XLA need not copy the donated state (mindjax.common.step_guard).
+            new_acc = guarded(acc, acc + grad * grad)
+            lin = guarded(linear._value, linear._value + grad - (new_acc ** power - acc ** power) / self.lr * var)
             quadratic = new_acc ** power / self.lr + 2 * self.l2
             new_var = jnp.where(jnp.abs(lin) > self.l1, (jnp.sign(lin) * self.l1 - lin) / quadratic,
                                 jnp.zeros_like(var))

@@ -13,6 +13,7 @@ import jax.numpy as jnp
 
 from mindjax.cells.optim._checks import check_bool, check_float
 from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.common.step_guard import guarded
 
 __all__ = ["ProximalAdagrad"]
 
@@ -51,7 +52,7 @@ class ProximalAdagrad(Optimizer):
         for param, accum, grad, lr in zip(self.parameters, self.accum, grads, lrs):
             var = param._value
             lr = lr.astype(var.dtype)
-            acc = accum._value + grad * grad
+            acc = guarded(accum._value, accum._value + grad * grad)  # see mindjax.common.step_guard
             prox = var - lr * grad * jax.lax.rsqrt(acc)
             shrunk = jnp.maximum(jnp.abs(prox) - lr * self.l1, 0)
             accum.set_data(acc)

@@ -14,6 +14,7 @@ import optax
 
 from mindjax.cells.optim._checks import check_bool, check_float
 from mindjax.cells.optim.optimizer import Optimizer
+from mindjax.common.step_guard import guarded
 
 __all__ = ["RMSProp"]
 
@@ -67,7 +68,7 @@ class RMSProp(Optimizer):
             if self.centered:
                 self.mg[i].set_data(state.mu)
             self.ms[i].set_data(state.nu)
-            new_mom = self.momentum * mom._value + lr.astype(scaled.dtype) * scaled
+            new_mom = guarded(mom._value, self.momentum * mom._value + lr.astype(scaled.dtype) * scaled)
             mom.set_data(new_mom)
             param.set_data(param._value - new_mom)
         return True
