@@ -211,18 +211,7 @@ class _FractionalMaxPool(Cell):
             raise ValueError(f"For {func}, 'output_size' and 'output_ratio' can not be None at the same time, "
                              f"but got None and None .")
         if output_size is None:
-            if isinstance(output_ratio, (float, int)):
-                if not isinstance(output_ratio, float):
-                    raise TypeError(f"For '{func}', the type of 'output_ratio' should be 'float', "
-                                    f"but got type '{type(output_ratio).__name__}'.")
-                ratios = (output_ratio,) * dims
-            else:
-                ratios = tuple(output_ratio)
-            for i, r in enumerate(ratios):
-                if not 0.0 < r < 1.0:
-                    raise ValueError(f"For '{func}', the 'output_ratio[{i}]' must be in range of (0.0, 1.0), "
-                                     f"but got {r} with type '{type(r).__name__}'.")
-            self._ratios = ratios
+            self._ratios = _nn.check_fractional_output_ratio(output_ratio, dims, func)
             self._out = None
         else:
             self._out = _fractional_tuple(output_size, dims, self._kernel_op)

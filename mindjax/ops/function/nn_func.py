@@ -1721,7 +1721,14 @@ def _fractional_max_pool(x: jax.Array, kernel: tuple[int, ...], out: tuple[int, 
     return values, flat_index
 
 
-def _fractional_ratios(output_ratio: Any, dims: int, func: str) -> tuple[float, ...]:
+def check_fractional_output_ratio(output_ratio: Any, dims: int, func: str) -> tuple[float, ...]:
+    """``output_ratio`` of a fractional max pooling as ``dims`` floats, each in (0, 1).
+
+    Shared by ``fractional_max_pool2d/3d`` and the ``FractionalMaxPool`` Cells (not exported at ``ops``).
+
+    Raises:
+        TypeError: a number that is not a float. ValueError: a ratio outside (0, 1).
+    """
     if isinstance(output_ratio, (float, int)):
         if not isinstance(output_ratio, float):
             raise TypeError(f"For '{func}', the type of 'output_ratio' should be 'float', "
@@ -1743,7 +1750,7 @@ def _fractional_pool(dims: int, func: str, op: str, input: Any, kernel_size: Any
         raise ValueError(f"For {func}, 'output_size' and 'output_ratio' can not be None at the same time, "
                          f"but got None and None .")
     fixed = None if output_size is None else _fractional_size(output_size, dims, op)
-    ratios = _fractional_ratios(output_ratio, dims, func) if fixed is None else None
+    ratios = check_fractional_output_ratio(output_ratio, dims, func) if fixed is None else None
     if not isinstance(return_indices, bool):
         raise TypeError(f"For '{func}', the type of 'return_indices' should be 'bool', "
                         f"but got type '{type(return_indices).__name__}'.")
