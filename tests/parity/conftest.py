@@ -61,5 +61,6 @@ def _drain_pending_mindspore_errors() -> None:
         try:
             (mindspore.Tensor(np.ones((1,), np.float32)) + 1).asnumpy()
             return
-        except RuntimeError:
+        except (RuntimeError, TypeError):
+            # MindSpore raises a kernel's late "Unsupported data type" as a TypeError.
             continue
