@@ -121,7 +121,7 @@ class StepProgram(Program):
         if _dp.parallel_active():
             _dp.configure_train_cell(cell)
 
-    def _run(self, values: Sequence[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+    def _run(self, values: Sequence[Any], batch: tuple[Any, ...]) -> tuple[list[Any], Any]:
         shardings = self._shardings
         layout = self._layout
         if layout is not None:
@@ -162,18 +162,20 @@ class StepProgram(Program):
                 new_values[i] = None
             for g in layout.groups:
                 new_values[g.leader] = lax.with_sharding_constraint(new_values[g.leader], g.sharding)
-        return (out, (finite, checked)), new_values
+        # The state leads the outputs: JAX gives each donated buffer to the first output of its shape
+        # and dtype, so an output before the state (the loss, a report flag) would take a scalar
+        # Variable's buffer and XLA would copy that Variable's new value instead of aliasing it.
+        return new_values, (out, (finite, checked))
 
-    def _pure_single(self, values: list[Any], batch: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+    def _pure_single(self, values: list[Any], batch: tuple[Any, ...]) -> tuple[list[Any], Any]:
         return self._run(values, batch)
 
-    def _pure_sink(self, values: list[Any], stacked: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+    def _pure_sink(self, values: list[Any], stacked: tuple[Any, ...]) -> tuple[list[Any], Any]:
         def body(carry: list[Any], batch: tuple[Any, ...]) -> tuple[list[Any], Any]:
-            out, new = self._run(carry, batch)
+            new, out = self._run(carry, batch)
             return [None if c is None else lax.convert_element_type(n, c.dtype) for n, c in zip(new, carry)], out
 
-        final, outs = lax.scan(body, [None if v is None else _strong(v) for v in values], stacked)
-        return outs, final
+        return lax.scan(body, [None if v is None else _strong(v) for v in values], stacked)
 
     def _prepare(self, batch: tuple[Any, ...], dim: int) -> tuple[list[Any], tuple[Any, ...]]:
         variables = self.variables
@@ -219,7 +221,7 @@ class StepProgram(Program):
             with _progress.dispatching():
                 return variables, jitted(values, placed)
 
-        variables, (out, new) = self.grow_state(attempt)
+        variables, (new, out) = self.grow_state(attempt)
         _progress.dispatched(out[1][0])  # the loss-is-finite flag: never donated
         for var, val in zip(variables, new):
             if val is not None:
@@ -228,6 +230,15 @@ class StepProgram(Program):
             self._layout.store(variables)
         out, self.last_report = out
         return out
+
+    def halted(self) -> bool:
+        """Whether a step has failed since the last :meth:`release_halt` (waits for the steps dispatched).
+
+        A failed value check latches the halt flag on the device, and so does a
+        non-finite loss when ``halt_on_nonfinite`` is set: then one transfer
+        answers for every step dispatched since the flag was last read.
+        """
+        return bool(jax.device_get(self._halt._raw))
 
     def release_halt(self) -> None:
         """Let later steps update the state again after a failure was reported."""

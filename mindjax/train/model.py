@@ -370,6 +370,14 @@ class Model:
 
     def _check_steps(self, pending: list[Any]) -> None:
         """Check the reports of the steps in ``pending`` (one transfer), in order, and empty it."""
+        if self._nonfinite != "skip":
+            # Every failure that this policy acts on latches its program's halt flag on the device
+            # (a non-finite loss under "overflow" or "apply" is no failure): one flag read per
+            # program answers for the block, and the per-step reports are read only after a failure.
+            programs = {id(p[0]): p[0] for p in pending}.values()
+            if not any(program.halted() for program in programs):
+                pending.clear()
+                return
         reports = jax.device_get([p[1] for p in pending])
         items = [(p[0], report) + tuple(p[2:]) for p, report in zip(pending, reports)]
         pending.clear()
