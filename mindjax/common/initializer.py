@@ -66,6 +66,13 @@ class Initializer:
     def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
         raise TypeError(f"{type(self).__name__} does not define _sample")
 
+    def check_shape(self, shape: tuple[int, ...]) -> None:
+        """Raise ``ValueError`` if this initializer cannot fill ``shape``.
+
+        Called when a Tensor is built with the initializer, before its data is
+        drawn (MindSpore refuses such shapes at ``initializer(...)`` too).
+        """
+
     def __call__(self, shape: Sequence[int], dtype: Any = jnp.float32) -> Any:
         shape = tuple(int(s) for s in shape)
         values = np.asarray(self._sample(shape), dtype=np.dtype(to_jax_dtype(dtype)))
@@ -149,6 +156,9 @@ class XavierUniform(Initializer):
         super().__init__(gain=gain)
         self.gain = gain
 
+    def check_shape(self, shape: tuple[int, ...]) -> None:
+        _fans(shape)
+
     def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
@@ -161,6 +171,9 @@ class XavierNormal(Initializer):
     def __init__(self, gain: float = 1) -> None:
         super().__init__(gain=gain)
         self.gain = gain
+
+    def check_shape(self, shape: tuple[int, ...]) -> None:
+        _fans(shape)
 
     def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
@@ -176,6 +189,9 @@ class _HeBase(Initializer):
         calculate_gain(nonlinearity, negative_slope)
         super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
         self.negative_slope, self.mode, self.nonlinearity = negative_slope, mode, nonlinearity
+
+    def check_shape(self, shape: tuple[int, ...]) -> None:
+        _fans(shape)
 
     def _std(self, shape: tuple[int, ...]) -> float:
         fan_in, fan_out = _fans(shape)
@@ -201,9 +217,12 @@ class HeNormal(_HeBase):
 class Identity(Initializer):
     """The identity matrix (2-D shapes only)."""
 
-    def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
+    def check_shape(self, shape: tuple[int, ...]) -> None:
         if len(shape) != 2:
             raise ValueError(f"For 'Identity', the shape must be 2-D, got {shape}")
+
+    def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
+        self.check_shape(shape)
         return np.eye(*shape)
 
 
@@ -214,9 +233,12 @@ class Orthogonal(Initializer):
         super().__init__(gain=gain)
         self.gain = gain
 
-    def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
+    def check_shape(self, shape: tuple[int, ...]) -> None:
         if len(shape) < 2:
             raise ValueError(f"For 'Orthogonal', the shape must have at least 2 dims, got {shape}")
+
+    def _sample(self, shape: tuple[int, ...]) -> np.ndarray:
+        self.check_shape(shape)
         rows, cols = shape[0], int(np.prod(shape[1:]))
         flat = numpy_rng().normal(0.0, 1.0, (max(rows, cols), min(rows, cols)))
         q, r = np.linalg.qr(flat)
@@ -247,17 +269,28 @@ def initializer(init: Any, shape: Sequence[int] | int | None = None, dtype: Any 
         dtype: the dtype of the result.
 
     Returns:
-        a Tensor of ``shape`` and ``dtype`` (a ``jax.Array`` when called inside MindJAX).
+        a Tensor of ``shape`` and ``dtype``. As in MindSpore, user code gets a
+        Tensor that keeps the initializer (``has_init`` is True, ``init`` is the
+        Initializer) until its data is first read or ``init_data()`` builds it;
+        an explicit value is returned as it is. Inside MindJAX the result is the
+        built ``jax.Array``.
 
     Raises:
         ValueError: an unknown name, or an explicit value whose shape is not ``shape``.
+
+    Example:
+        >>> w = initializer(XavierUniform(), (4, 3), mindjax.float32)
+        >>> w.has_init, w.init_data().has_init, w.shape
+        (True, False, (4, 3))
     """
-    from mindjax.common.tensor import _out  # lazy: tensor builds Tensors with initializers
+    from mindjax.common.tensor import Tensor, _out, in_user_code  # lazy: tensor builds Tensors with initializers
 
     init, shape, dtype = _resolved(init, shape, dtype)
     if isinstance(init, jax.Array):
         return _out(init)
-    return _out(init(shape, dtype))
+    if in_user_code():
+        return Tensor(shape=shape, dtype=dtype, init=init)
+    return init(shape, dtype)
 
 
 def _resolved(init: Any, shape: Sequence[int] | int | None, dtype: Any) -> tuple[Any, Any, Any]:
@@ -292,4 +325,5 @@ def _resolved(init: Any, shape: Sequence[int] | int | None, dtype: Any) -> tuple
     if not isinstance(init, Initializer):
         raise TypeError(f"For 'initializer', 'init' must be an Initializer, a name, a number or a "
                         f"Tensor, got {type(init).__name__}")
+    init.check_shape(tuple(shape))
     return init, tuple(shape), dtype

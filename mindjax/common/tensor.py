@@ -273,9 +273,7 @@ class LazyInit:
 
     def build(self) -> jax.Array:
         """The array the initializer gives (random ones draw from the global seed now)."""
-        from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
-
-        return as_array(initializer(self.init, self.shape, self.dtype))
+        return self.init(self.shape, self.dtype)  # an Initializer, checked when the Tensor was built
 
 
 class Tensor:
