@@ -10,10 +10,11 @@ import jax
 
 from mindjax.common.tensor import Tensor
 from mindjax.transforms.custom_grad import custom_vjp, stop_gradient
-from mindjax.transforms.grad import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
+from mindjax.transforms.grad import (derivative, get_grad, grad, jacfwd, jacrev, jet, jvp, linearize, value_and_grad,
+                                     vjp, vmap)
 
 __all__ = ["grad", "value_and_grad", "get_grad", "jacfwd", "jacrev", "jvp", "vjp", "vmap", "stop_gradient",
-           "stop_gradient_"]
+           "stop_gradient_", "jet", "derivative", "linearize"]
 
 
 def stop_gradient_(input: Tensor) -> None:  # noqa: A002
