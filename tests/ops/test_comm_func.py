@@ -189,3 +189,47 @@ def test_object_collectives_check_their_arguments(dp):
     with pytest.raises(RuntimeError, match=r"For 'all_gather_object', Python objects move between processes, not "
                                            r"inside a per-device run"):
         inside(ms.Tensor(X))
+
+
+W = np.arange(12, dtype=np.float32).reshape(3, 4) / 10
+
+
+def test_all_gather_matmul_and_matmul_reduce_scatter(dp):
+    world = "hccl_world_group"
+
+    @per_device
+    def step(x, big):
+        out, gathered = ops.all_gather_matmul(x, ms.Tensor(W), world, RANKS)
+        out_t, empty = ops.all_gather_matmul(x, ms.Tensor(W.T.copy()), world, RANKS, gather_output=False,
+                                             trans_x2=True)
+        assert tuple(empty.shape) == (0,)
+        return out, gathered, out_t, ops.matmul_reduce_scatter(big, ms.Tensor(W), world, RANKS)
+
+    big = np.arange(RANKS * RANKS * 3, dtype=np.float32).reshape(RANKS * RANKS, 3) % 7
+    out, gathered, out_t, scattered = (parts(o) for o in step(ms.Tensor(X), ms.Tensor(big)))
+    total = sum(np.split(big, RANKS)) @ W
+    for r in range(RANKS):
+        np.testing.assert_allclose(out[r], X @ W, rtol=1e-5)
+        np.testing.assert_array_equal(gathered[r], X)
+        np.testing.assert_allclose(out_t[r], X @ W, rtol=1e-5)
+        np.testing.assert_allclose(scattered[r], total[r:r + 1], rtol=1e-5)
+
+
+def test_fused_matmul_collectives_check_their_arguments(dp):
+    x, w = ms.Tensor(X), ms.Tensor(W)
+    with pytest.raises(ValueError, match=r"For 'all_gather_matmul', 'world_size' must be the number of ranks of "
+                                         r"group 'hccl_world_group', 1, but got 2"):
+        ops.all_gather_matmul(x, w, "hccl_world_group", 2)
+    with pytest.raises(ValueError, match=r"For 'all_gather_matmul', only gather_index=0 is supported \(as in "
+                                         r"MindSpore\), but got 1"):
+        ops.all_gather_matmul(x, w, "hccl_world_group", 1, gather_index=1)
+    with pytest.raises(ValueError, match=r"For 'matmul_reduce_scatter', only reduce_op='sum' is supported"):
+        ops.matmul_reduce_scatter(x, w, "hccl_world_group", 1, reduce_op="max")
+    with pytest.raises(TypeError, match=r"For 'matmul_reduce_scatter', 'x2' must have the dtype of 'input', "
+                                        r"Float32, but got Float16"):
+        ops.matmul_reduce_scatter(x, ms.Tensor(W, ms.float16), "hccl_world_group", 1)
+    with pytest.raises(ValueError, match=r"For 'all_gather_matmul', 'input' must be 2-D, but got shape \(16,\)"):
+        ops.all_gather_matmul(ms.Tensor(X.ravel()[:16]), w, "hccl_world_group", 1)
+    with pytest.raises(ValueError, match=r"For 'matmul_reduce_scatter', 'x2' must have 3 rows \(the columns of "
+                                         r"'input'\), but got shape \(4, 3\)"):
+        ops.matmul_reduce_scatter(x, ms.Tensor(W.T.copy()), "hccl_world_group", 1)

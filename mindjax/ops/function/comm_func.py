@@ -69,7 +69,8 @@ __all__ = ["is_available", "is_initialized", "init_process_group", "destroy_proc
            "reduce_scatter", "reduce_scatter_tensor_uneven", "reduce", "gather_into_tensor", "scatter_tensor",
            "all_to_all", "all_to_all_single", "all_to_all_v_c", "send", "recv", "isend", "irecv",
            "P2POp", "batch_isend_irecv", "all_gather_object", "broadcast_object_list", "gather_object",
-           "scatter_object_list", "send_object_list", "recv_object_list", "set_comm_ops_inplace"]
+           "scatter_object_list", "send_object_list", "recv_object_list", "set_comm_ops_inplace",
+           "all_gather_matmul", "matmul_reduce_scatter"]
 
 #: The functions ``set_comm_ops_inplace`` switches, and whether each works in place (MindSpore's default: all).
 _COMM_FUNCS = ("all_reduce", "all_gather_into_tensor", "all_gather_into_tensor_uneven", "all_to_all",
@@ -856,3 +857,91 @@ def recv_object_list(object_list: list[Any], src: int = 0, group: str | None = N
                          f"{len(received)}, but got {len(object_list)}")
     object_list[:] = received
     return 0
+
+
+# -- collectives fused with a matmul (MindSpore's tensor-parallel kernels) --------------------------------------
+
+def _fused_matmul_args(who: str, input: Any, x2: Any, group: Any, world_size: Any,  # noqa: A002
+                       **must: tuple[Any, Any]) -> tuple[jax.Array, jax.Array]:
+    for name, value in (("input", input), ("x2", x2)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For '{who}', '{name}' must be a Tensor, but got {type(value).__name__}")
+        if value.ndim != 2:
+            raise ValueError(f"For '{who}', '{name}' must be 2-D, but got shape {tuple(value.shape)}")
+    if input.dtype != x2.dtype:
+        raise TypeError(f"For '{who}', 'x2' must have the dtype of 'input', {input.dtype}, but got {x2.dtype}")
+    if not isinstance(group, str):
+        raise TypeError(f"For '{who}', 'group' must be a str, but got {type(group).__name__}")
+    size = get_world_size(group)
+    if not isinstance(world_size, int) or isinstance(world_size, bool) or world_size != size:
+        raise ValueError(f"For '{who}', 'world_size' must be the number of ranks of group {group!r}, {size}, but "
+                         f"got {world_size!r}")
+    for name, (value, supported) in must.items():
+        if value != supported or type(value) is not type(supported):
+            raise ValueError(f"For '{who}', only {name}={supported!r} is supported (as in MindSpore), but got "
+                             f"{value!r}")
+    return jnp.asarray(input), jnp.asarray(x2)
+
+
+def all_gather_matmul(input: Tensor, x2: Tensor, group: str, world_size: int, *, bias: Any = None,  # noqa: A002
+                      gather_index: int = 0, gather_output: bool = True, comm_turn: int = 0,
+                      trans_input: bool = False, trans_x2: bool = False) -> tuple[Tensor, Tensor]:
+    """The ranks' ``input`` gathered along dimension 0, times ``x2`` (``x2.T`` with ``trans_x2``).
+
+    Arguments:
+        input: this rank's ``(m, k)`` rows.
+        x2: the ``(k, n)`` right matrix.
+        group: the communication group.
+        world_size: its number of ranks (checked).
+        bias, gather_index, comm_turn, trans_input: only MindSpore's supported values (None, 0, 0, False).
+        gather_output: whether to return the gathered ``input`` too.
+
+    Returns:
+        ``(output, gather_out)``: the ``(m * world_size, n)`` product and the ``(m * world_size, k)`` gathered
+        input (an empty Tensor of shape ``(0,)`` when not ``gather_output``).
+    """
+    who = "all_gather_matmul"
+    _fused_matmul_args(who, input, x2, group, world_size, bias=(bias, None), gather_index=(gather_index, 0),
+                       comm_turn=(comm_turn, 0), trans_input=(trans_input, False))
+    for name, value in (("gather_output", gather_output), ("trans_x2", trans_x2)):
+        if not isinstance(value, bool):
+            raise TypeError(f"For '{who}', '{name}' must be a bool, but got {type(value).__name__}")
+    gathered, _ = _comm.all_gather_into_tensor(input, group)
+    rows, right = jnp.asarray(gathered), jnp.asarray(x2)
+    right = right.T if trans_x2 else right
+    if rows.shape[1] != right.shape[0]:
+        raise ValueError(f"For '{who}', 'x2' must have {rows.shape[1]} rows (the columns of 'input'), but got "
+                         f"shape {tuple(x2.shape)}{' (transposed)' if trans_x2 else ''}")
+    out = Tensor(jnp.matmul(rows, right))
+    return out, (Tensor(rows) if gather_output else Tensor(jnp.zeros((0,), rows.dtype)))
+
+
+def matmul_reduce_scatter(input: Tensor, x2: Tensor, group: str, world_size: int, *,  # noqa: A002
+                          reduce_op: str = "sum", bias: Any = None, comm_turn: int = 0, trans_input: bool = False,
+                          trans_x2: bool = False) -> Tensor:
+    """``input @ x2`` (``x2.T`` with ``trans_x2``) summed over the ranks, rank ``i`` keeping row block ``i``.
+
+    Arguments:
+        input: this rank's ``(m, k)`` matrix, ``m`` a multiple of ``world_size``.
+        x2: the ``(k, n)`` right matrix.
+        group: the communication group.
+        world_size: its number of ranks (checked).
+        reduce_op, bias, comm_turn, trans_input: only MindSpore's supported values ("sum", None, 0, False).
+
+    Returns:
+        this rank's ``(m / world_size, n)`` rows of the sum.
+    """
+    who = "matmul_reduce_scatter"
+    left, right = _fused_matmul_args(who, input, x2, group, world_size, reduce_op=(reduce_op, "sum"),
+                                     bias=(bias, None), comm_turn=(comm_turn, 0), trans_input=(trans_input, False))
+    if not isinstance(trans_x2, bool):
+        raise TypeError(f"For '{who}', 'trans_x2' must be a bool, but got {type(trans_x2).__name__}")
+    right = right.T if trans_x2 else right
+    if left.shape[1] != right.shape[0]:
+        raise ValueError(f"For '{who}', 'x2' must have {left.shape[1]} rows (the columns of 'input'), but got "
+                         f"shape {tuple(x2.shape)}{' (transposed)' if trans_x2 else ''}")
+    if left.shape[0] % world_size:
+        raise ValueError(f"For '{who}', the rows of 'input' ({left.shape[0]}) must be a multiple of 'world_size' "
+                         f"({world_size})")
+    out, _ = _comm.reduce_scatter_tensor(Tensor(jnp.matmul(left, right)), "sum", group)
+    return out
