@@ -12,7 +12,7 @@ from mindjax.ops.functional_math import *  # noqa: F401,F403
 from mindjax.ops.functional_array import *  # noqa: F401,F403
 from mindjax.ops.functional_random_nn import *  # noqa: F401,F403
 from mindjax.ops.functional_scalar import *  # noqa: F401,F403
-from mindjax.ops.composite import HyperMap, Map, MultitypeFuncGraph, Partial, tail, zip_operation
+from mindjax.ops.composite import HyperMap, Map, MultitypeFuncGraph, Partial, hyper_add, tail, zip_operation
 from mindjax.ops import primitive
 from mindjax.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_arg_register,
                                    prim_attr_register)
@@ -35,7 +35,7 @@ __all__ = sorted(set(_functional.__all__ + _primitives.__all__ + _primitives_ext
     "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "HookBackward", "InsertGradientOf", "stop_gradient",
     "GradOperation", "get_grad", "grad", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp", "vmap",
     "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr", "prim_arg_register", "prim_attr_register",
-    "ReduceOp", "tensor_range", "tail", "zip_operation"] + _NEW_OPS + _NEW_PRIMITIVES))
+    "ReduceOp", "tensor_range", "tail", "zip_operation", "hyper_add"] + _NEW_OPS + _NEW_PRIMITIVES))
 
 #: MindSpore's ``F.tensor_range``: an instance of the ``Range`` Primitive, ``tensor_range(start, end, step)``.
 tensor_range = Range()

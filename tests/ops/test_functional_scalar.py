@@ -122,3 +122,16 @@ def test_bad_input_names_the_function_and_argument():
     with pytest.raises(ValueError, match=r"For 'zip_operation', the sequences must have one length, but got "
                                          r"\[2, 1\]"):
         ops.zip_operation((1, 2), (3,))
+
+
+def test_hyper_add_adds_through_matching_sequences():
+    out = ops.hyper_add((ms.Tensor([1.0]), [ms.Tensor([2.0])]), (ms.Tensor([3.0]), [ms.Tensor([4.0])]))
+    assert isinstance(out, tuple) and isinstance(out[1], tuple)
+    np.testing.assert_array_equal(out[0].asnumpy(), [4.0])
+    np.testing.assert_array_equal(out[1][0].asnumpy(), [6.0])
+    assert ops.hyper_add(1, 2) == 3 and C.hyper_add is ops.hyper_add
+    with pytest.raises(ValueError, match=r"For 'hyper_add', the sequences must have one length, but got 2 and 1"):
+        ops.hyper_add((1, 2), (3,))
+    with pytest.raises(TypeError, match=r"For 'hyper_add', both sides must be sequences or neither, but got tuple "
+                                        r"and int"):
+        ops.hyper_add((1,), 3)

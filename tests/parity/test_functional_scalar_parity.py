@@ -81,3 +81,11 @@ def test_tensor_range_matches_mindspore():
     want = mindspore.ops.tensor_range(mindspore.Tensor(0), mindspore.Tensor(5), mindspore.Tensor(2)).asnumpy()
     got = mj.ops.tensor_range(mj.Tensor(0), mj.Tensor(5), mj.Tensor(2)).asnumpy()
     np.testing.assert_array_equal(got, want)
+
+
+def test_hyper_add_matches_mindspore():
+    want = mindspore.ops.hyper_add([mindspore.Tensor([1.0])], [mindspore.Tensor([2.0])])
+    got = mj.ops.hyper_add([mj.Tensor([1.0])], [mj.Tensor([2.0])])
+    assert type(got) is type(want) and len(got) == len(want) == 1
+    np.testing.assert_array_equal(got[0].asnumpy(), want[0].asnumpy())
+    assert mj.ops.hyper_add(1, 2) == mindspore.ops.hyper_add(1, 2)

@@ -19,7 +19,7 @@ from mindjax.common.variable import Variable
 from mindjax.ops.primitives import Primitive
 from mindjax.transforms.grad import GradOperation
 
-__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation", "tail", "zip_operation"]
+__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation", "tail", "zip_operation", "hyper_add"]
 
 
 def _is_tensor(x: Any) -> bool:
@@ -259,3 +259,22 @@ def zip_operation(*sequences: Any) -> tuple[tuple[Any, ...], ...]:
         raise ValueError(f"For 'zip_operation', the sequences must have one length, but got "
                          f"{[len(seq) for seq in sequences]}")
     return tuple(zip(*sequences))
+
+
+def hyper_add(x: Any, y: Any) -> Any:
+    """MindSpore's ``hyper_add``: ``x + y`` element by element through matching tuples/lists (given back as
+    tuples), e.g. to add two tuples of gradients.
+
+    Raises:
+        TypeError: one side is a sequence and the other is not.
+        ValueError: two sequences differ in length.
+    """
+    seq_x, seq_y = isinstance(x, (tuple, list)), isinstance(y, (tuple, list))
+    if seq_x != seq_y:
+        raise TypeError(f"For 'hyper_add', both sides must be sequences or neither, but got {type(x).__name__} and "
+                        f"{type(y).__name__}")
+    if seq_x:
+        if len(x) != len(y):
+            raise ValueError(f"For 'hyper_add', the sequences must have one length, but got {len(x)} and {len(y)}")
+        return tuple(hyper_add(a, b) for a, b in zip(x, y))
+    return x + y
