@@ -941,8 +941,8 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = 
     if not isinstance(lo, jax.Array) and not isinstance(hi, jax.Array) and lo > hi:
         raise RuntimeError(f"For 'uniform_', 'from_' must not be larger than 'to', but got from_={from_}, to={to}")
     raw = self._value
-    draw = jax.random.uniform(_fill_key("uniform_", generator), raw.shape, _float_default(jnp.zeros((), raw.dtype)).dtype,
-                              lo, hi)
+    sample_dtype = _float_default(jnp.zeros((), raw.dtype)).dtype
+    draw = jax.random.uniform(_fill_key("uniform_", generator), raw.shape, sample_dtype, lo, hi)
     self._write(draw.astype(raw.dtype))
     return self
 
@@ -951,7 +951,8 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = N
     """Fill in place with normal samples (``generator``'s, or the global random state)."""
     mean, std = _number("normal_", "mean", mean), _number("normal_", "std", std)
     raw = self._value
-    draw = jax.random.normal(_fill_key("normal_", generator), raw.shape, _float_default(jnp.zeros((), raw.dtype)).dtype)
+    sample_dtype = _float_default(jnp.zeros((), raw.dtype)).dtype
+    draw = jax.random.normal(_fill_key("normal_", generator), raw.shape, sample_dtype)
     self._write((mean + std * draw).astype(raw.dtype))
     return self
 

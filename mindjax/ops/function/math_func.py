@@ -45,10 +45,12 @@ __all__ = [
     # elementwise, unary
     "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan",
     "atanh", "arctanh", "cosh", "sinh", "tan", "tanh_", "expm1", "exp2", "log1p", "log2", "log10", "erfc",
-    "erfinv", "erfinv_", "bernoulli_", "bernoulli_ext", "lgamma", "digamma", "i0", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0",
+    "erfinv", "lgamma", "digamma", "i0", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0",
     "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "sinc", "frac", "deg2rad", "rad2deg", "negative", "positive", "sgn", "signbit", "inv",
     "invert", "isinf", "isneginf", "isposinf", "isreal", "is_complex", "isnan_ext", "real", "imag", "conj",
     "angle", "view_as_real", "nan_to_num", "logit", "tanhshrink", "eps",
+    # in place, and Bernoulli with per-element probabilities
+    "erfinv_", "bernoulli_", "bernoulli_ext",
     # elementwise, binary
     "atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "nextafter", "fmax", "fmin", "gcd",
     "lcm", "ldexp", "heaviside", "float_power", "pows", "xlogy", "xdivy", "zeta", "igamma", "igammac",
