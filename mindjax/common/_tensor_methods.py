@@ -1342,11 +1342,16 @@ def _random_upper(dtype: Any) -> int:
 
 
 def random_(self: Tensor, from_: int = 0, to: Any = None, *, generator: Any = None) -> Tensor:
-    """Fill in place with integers uniform in ``[from_, to)`` (``to`` None: the dtype's largest value)."""
+    """Fill in place with integers uniform in ``[from_, to)`` (``to`` None: the dtype's largest value); each bound
+    an int or a one-element integer Tensor."""
+    bounds = []
     for name, value in (("from_", from_), ("to", to)):
+        if isinstance(value, Tensor) and value.size == 1 and jnp.issubdtype(value._value.dtype, jnp.integer):
+            value = int(value._value.reshape(()))
         if value is not None and (not isinstance(value, (int, np.integer)) or isinstance(value, bool)):
             raise TypeError(f"For 'random_', '{name}' must be an int, but got {builtin_type(value).__name__}")
-    lo, hi = from_, (_random_upper(self._value.dtype) if to is None else to)
+        bounds.append(value)
+    lo, hi = bounds[0], (_random_upper(self._value.dtype) if bounds[1] is None else bounds[1])
     if lo >= hi:
         raise ValueError(f"For 'random_', 'from_' must be less than 'to', but got the interval [{lo}, {hi})")
     return _random_fill(self, "random_", generator, lambda k, s, d: jax.random.randint(k, s, lo, hi))

@@ -26,6 +26,8 @@ def test_random_fills_write_into_and_return_the_tensor():
     assert x.min() >= 0 and abs(x.mean() - 0.25) < 0.03
     x = ops.random_(zeros(1000, dtype=np.int32), 1, 4).asnumpy()
     assert set(np.unique(x)) == {1, 2, 3}
+    x = ops.random_(zeros(1000, dtype=np.int32), ms.Tensor(2), ms.Tensor([4])).asnumpy()  # one-element Tensors
+    assert set(np.unique(x)) == {2, 3}
     x = ops.bernoulli_(zeros(3), ms.Tensor([0.0, 1.0, 1.0])).asnumpy()
     np.testing.assert_array_equal(x, [0.0, 1.0, 1.0])
 
