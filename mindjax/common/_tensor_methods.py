@@ -910,21 +910,50 @@ def _inplace_method(name: str) -> None:
     _method(method, name)
 
 
-def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
-    """Fill in place with uniform samples in ``[from_, to)`` (the global random state)."""
-    from mindjax.common.random import next_key
+def _fill_key(who: str, generator: Any) -> Any:
+    """The key of an in-place random fill: ``generator``'s next one, or the global random state's."""
+    if generator is None:
+        from mindjax.common.random import next_key
 
+        return next_key()
+    from mindjax.common.generator import Generator
+
+    if not isinstance(generator, Generator):
+        raise TypeError(f"For '{who}', 'generator' must be a mindspore.Generator or None, but got "
+                        f"{builtin_type(generator).__name__}")
+    return generator.next_key()
+
+
+def _number(who: str, name: str, value: Any) -> Any:
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"For '{who}', '{name}' must be a number or a one-element Tensor, but got a Tensor of "
+                             f"shape {tuple(value.shape)}")
+        return as_array(value).reshape(())
+    if isinstance(value, (bool, int, float)) or isinstance(value, (np.number, np.bool_)):
+        return value
+    raise TypeError(f"For '{who}', '{name}' must be a number or a Tensor, but got {builtin_type(value).__name__}")
+
+
+def uniform_(self: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
+    """Fill in place with uniform samples in ``[from_, to)`` (``generator``'s, or the global random state)."""
+    lo, hi = _number("uniform_", "from_", from_), _number("uniform_", "to", to)
+    if not isinstance(lo, jax.Array) and not isinstance(hi, jax.Array) and lo > hi:
+        raise RuntimeError(f"For 'uniform_', 'from_' must not be larger than 'to', but got from_={from_}, to={to}")
     raw = self._value
-    self._write(jax.random.uniform(next_key(), raw.shape, raw.dtype, from_, to))
+    sample_dtype = _float_default(jnp.zeros((), raw.dtype)).dtype
+    draw = jax.random.uniform(_fill_key("uniform_", generator), raw.shape, sample_dtype, lo, hi)
+    self._write(draw.astype(raw.dtype))
     return self
 
 
 def normal_(self: Tensor, mean: float = 0, std: float = 1, *, generator: Any = None) -> Tensor:
-    """Fill in place with normal samples (the global random state)."""
-    from mindjax.common.random import next_key
-
+    """Fill in place with normal samples (``generator``'s, or the global random state)."""
+    mean, std = _number("normal_", "mean", mean), _number("normal_", "std", std)
     raw = self._value
-    self._write(mean + std * jax.random.normal(next_key(), raw.shape, raw.dtype))
+    sample_dtype = _float_default(jnp.zeros((), raw.dtype)).dtype
+    draw = jax.random.normal(_fill_key("normal_", generator), raw.shape, sample_dtype)
+    self._write((mean + std * draw).astype(raw.dtype))
     return self
 
 
@@ -1279,30 +1308,53 @@ def itemset(self: Tensor, *args: Any) -> Tensor:
     return self
 
 
-def _random_fill(self: Tensor, sample: Callable[[Any, tuple[int, ...], Any], Any]) -> Tensor:
-    from mindjax.common.random import next_key
-
+def _random_fill(self: Tensor, who: str, generator: Any, sample: Callable[[Any, tuple[int, ...], Any], Any]) -> Tensor:
     raw = self._value
-    self._write(sample(next_key(), tuple(raw.shape), raw.dtype).astype(raw.dtype))
+    self._write(sample(_fill_key(who, generator), tuple(raw.shape), raw.dtype).astype(raw.dtype))
     return self
 
 
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
-    """Fill in place with Bernoulli(``p``) samples (0 or 1)."""
-    prob = as_array(p) if isinstance(p, Tensor) else p
-    return _random_fill(self, lambda k, s, d: jax.random.bernoulli(k, prob, s))
+    """Fill in place with Bernoulli(``p``) samples (0 or 1); ``p`` a probability or a Tensor of them."""
+    prob = as_array(p) if isinstance(p, Tensor) else _number("bernoulli_", "p", p)
+    if not isinstance(prob, jax.Array) and not 0 <= prob <= 1:
+        raise ValueError(f"For 'bernoulli_', 'p' must be in [0, 1], but got {p}")
+    return _random_fill(self, "bernoulli_", generator, lambda k, s, d: jax.random.bernoulli(k, prob, s))
 
 
 def exponential_(self: Tensor, lambd: float = 1, *, generator: Any = None) -> Tensor:
     """Fill in place with exponential samples of rate ``lambd``."""
-    return _random_fill(self, lambda k, s, d: jax.random.exponential(k, s, _float_default(jnp.zeros((), d)).dtype)
-                        / lambd)
+    lambd = _number("exponential_", "lambd", lambd)
+    if not isinstance(lambd, jax.Array) and lambd <= 0:
+        raise ValueError(f"For 'exponential_', 'lambd' must be positive, but got {lambd}")
+    return _random_fill(self, "exponential_", generator,
+                        lambda k, s, d: jax.random.exponential(k, s, _float_default(jnp.zeros((), d)).dtype) / lambd)
+
+
+def _random_upper(dtype: Any) -> int:
+    """``random_``'s default upper bound: the dtype's largest value (integers exactly representable, for floats),
+    within the int range JAX draws from."""
+    dtype = np.dtype(dtype)
+    limit = int(np.iinfo(dtype).max) if np.issubdtype(dtype, np.integer) else \
+        2 ** (jnp.finfo(dtype).nmant + 1) if jnp.issubdtype(dtype, jnp.floating) else 2
+    cap = int(np.iinfo(jnp.int64 if jax.config.jax_enable_x64 else jnp.int32).max)
+    return limit if limit < cap else cap
 
 
 def random_(self: Tensor, from_: int = 0, to: Any = None, *, generator: Any = None) -> Tensor:
-    """Fill in place with integers uniform in ``[from_, to)`` (``[0, from_)`` when ``to`` is None)."""
-    lo, hi = (0, from_) if to is None else (from_, to)
-    return _random_fill(self, lambda k, s, d: jax.random.randint(k, s, lo, hi))
+    """Fill in place with integers uniform in ``[from_, to)`` (``to`` None: the dtype's largest value); each bound
+    an int or a one-element integer Tensor."""
+    bounds = []
+    for name, value in (("from_", from_), ("to", to)):
+        if isinstance(value, Tensor) and value.size == 1 and jnp.issubdtype(value._value.dtype, jnp.integer):
+            value = int(value._value.reshape(()))
+        if value is not None and (not isinstance(value, (int, np.integer)) or isinstance(value, bool)):
+            raise TypeError(f"For 'random_', '{name}' must be an int, but got {builtin_type(value).__name__}")
+        bounds.append(value)
+    lo, hi = bounds[0], (_random_upper(self._value.dtype) if bounds[1] is None else bounds[1])
+    if lo >= hi:
+        raise ValueError(f"For 'random_', 'from_' must be less than 'to', but got the interval [{lo}, {hi})")
+    return _random_fill(self, "random_", generator, lambda k, s, d: jax.random.randint(k, s, lo, hi))
 
 
 def log_normal(self: Tensor, mean: float = 1.0, std: float = 2.0) -> Tensor:

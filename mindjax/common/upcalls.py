@@ -73,6 +73,8 @@ class Upcalls:
         eager_parallel_call: ``(cell, args, kwargs) -> None``: told of the outermost Cell
             called eagerly (PYNATIVE_MODE) under a parallel mode; warns once per mode when the
             mode cannot apply to such a call, naming why; from ``mindjax.parallel.compiled_calls``.
+        reshard: ``(tensor, layout) -> tensor``: lay a Tensor out as a ``Layout`` says
+            (``ops.reshard``); from ``mindjax.parallel.shard``.
         planned_cell_call: ``(cell, args, kwargs) -> output or NOT_PLANNED``: a
             Cell called inside a compiled program being planned or run under its
             plan; filled by ``mindjax.parallel.compiled_calls`` only while such a
@@ -82,7 +84,7 @@ class Upcalls:
     __slots__ = ("compiled_cell_call", "builtin_cell_call", "backward_rules", "converted_construct", "shard_cell",
                  "primitive_strategy", "batch_layout", "grad_reduction", "cell_scope",
                  "state_layout", "per_device_call", "per_device_runner", "parallel_plan",
-                 "eager_parallel_call", "planned_cell_call")
+                 "eager_parallel_call", "planned_cell_call", "reshard")
 
     compiled_cell_call: CellCall | None
     builtin_cell_call: CellCall | None
@@ -99,6 +101,7 @@ class Upcalls:
     parallel_plan: Callable[[Any, Callable[[], Any]], Any] | None
     eager_parallel_call: CellCall | None
     planned_cell_call: CellCall | None
+    reshard: Callable[[Any, Any], Any] | None
 
     def __init__(self) -> None:
         for name in self.__slots__:

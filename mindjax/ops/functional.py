@@ -2489,8 +2489,9 @@ def partial(func: Callable[..., Any], *args: Any) -> Callable[..., Any]:
 from mindjax.ops import functional_array as _functional_array  # noqa: E402
 from mindjax.ops import functional_math as _functional_math  # noqa: E402
 from mindjax.ops import functional_random_nn as _functional_random_nn  # noqa: E402
+from mindjax.ops import functional_scalar as _functional_scalar  # noqa: E402
 
-for _module in (_functional_array, _functional_math, _functional_random_nn):
+for _module in (_functional_array, _functional_math, _functional_random_nn, _functional_scalar):
     globals().update({_name: getattr(_module, _name) for _name in _module.__all__})
     __all__ += list(_module.__all__)
 del _module

@@ -31,7 +31,8 @@ from mindjax.parallel import mesh as _mesh
 from mindjax.parallel.layout import Layout
 from mindjax.parallel.strategy import format_where, input_specs, tensor_spec
 
-__all__ = ["shard", "shard_cell", "strategies_active", "current_cell_path", "place", "recording_strategies"]
+__all__ = ["shard", "shard_cell", "strategies_active", "current_cell_path", "place", "recording_strategies",
+           "reshard"]
 
 _ACTIVE_MODES = ("semi_auto_parallel", "auto_parallel")
 
@@ -313,3 +314,37 @@ def shard(fn: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: A
 
 
 register_upcall("shard_cell", shard_cell)
+
+
+def reshard(tensor: Any, layout: Layout) -> Any:
+    """``tensor`` laid out as ``layout`` says (MindSpore's ``ops.reshard`` / ``parallel.reshard``).
+
+    In SEMI_AUTO_PARALLEL and AUTO_PARALLEL the value gets a ``with_sharding_constraint`` to the
+    Layout's spec (GSPMD moves the data); in the other modes, as with one device in MindSpore, it is
+    returned as it is.
+
+    Arguments:
+        tensor: the Tensor.
+        layout: a ``Layout`` with its tensor map (``layout("dp", "None")``), one entry per dimension.
+
+    Returns:
+        the same values, in the Layout.
+
+    Raises:
+        TypeError: ``tensor`` is not a Tensor, or ``layout`` not a Layout.
+        ValueError: the Layout does not fit the tensor's shape.
+    """
+    from mindjax.common.tensor import Tensor, unwrap, wrap
+
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"For 'reshard', 'tensor' must be a Tensor, but got {type(tensor).__name__}")
+    if not isinstance(layout, Layout):
+        raise TypeError(f"For 'reshard', 'layout' must be a mindspore.parallel.Layout, but got "
+                        f"{type(layout).__name__}")
+    if not strategies_active():
+        return tensor
+    spec = tensor_spec("reshard", current_cell_path(), "layout", (layout,), [tuple(tensor.shape)], 0)
+    return wrap(_constrain(unwrap(tensor), spec))
+
+
+register_upcall("reshard", reshard)

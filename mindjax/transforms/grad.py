@@ -57,7 +57,7 @@ from mindjax.common.random import RNG_STATE
 from mindjax.common.variable import Variable
 
 __all__ = ["grad", "value_and_grad", "GradOperation", "get_grad", "vjp", "jvp", "jacfwd",
-           "jacrev", "vmap"]
+           "jacrev", "vmap", "jet", "derivative", "linearize"]
 
 _MAX_COMPILED = 8
 
@@ -900,3 +900,200 @@ def vmap(fn: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callabl
         return out
 
     return _ModeAware(run, fn, [], api)
+
+
+# -- higher-order forward mode: jet, derivative, linearize -------------------------------------------------
+_TAYLOR_DTYPES = (jnp.int32, jnp.int64, jnp.float32, jnp.float64)
+
+
+def _taylor_value(api: str, name: str, value: Any) -> jax.Array:
+    if not isinstance(value, (Tensor, jax.Array, np.ndarray)):
+        raise TypeError(f"For '{api}', each element of '{name}' must be a Tensor, but got {type(value).__name__}")
+    array = jnp.asarray(unwrap(value))
+    if jnp.dtype(array.dtype) not in {jnp.dtype(d) for d in _TAYLOR_DTYPES}:
+        raise TypeError(f"For '{api}', the elements of '{name}' must be int32, int64, float32 or float64, but got "
+                        f"{array.dtype}")
+    return array
+
+
+def _taylor_run(fn: Callable[..., Any], primals: Sequence[jax.Array], series: Sequence[Sequence[jax.Array]],
+                api: str) -> tuple[Any, list[Any]]:
+    """``fn``'s outputs at ``primals`` and their 1st..n-th derivatives along ``series`` (``jax.experimental.jet``:
+    the series terms are derivatives, not Taylor coefficients, as in MindSpore)."""
+    from jax.experimental import jet as _jet
+
+    _check_callable(fn, api)
+    effects = Effects()
+
+    def pure(*values: Any) -> Any:
+        out, _ = run_functional([], [], effects, fn, *values)
+        return jax.tree_util.tree_map(unwrap, out, is_leaf=lambda v: isinstance(v, Tensor))
+
+    return _jet.jet(pure, tuple(primals), tuple(tuple(terms) for terms in series))
+
+
+def _taylor_outputs(out: Any, out_series: Sequence[Any], last_only: bool) -> tuple[Any, Any]:
+    """MindSpore's structure: one output gives ``(Tensor, Tensor)``; several give two lists, one item per output.
+    Each output's series is stacked along a new leading dimension of orders (or, ``last_only``, its last order)."""
+    def series_of(index: int | None) -> Tensor:
+        # jet gives each output its list of orders (the output's structure over lists of terms)
+        terms = [jnp.asarray(t) for t in (out_series if index is None else out_series[index])]
+        return wrap(terms[-1] if last_only else jnp.stack(terms))
+
+    if isinstance(out, (tuple, list)) and len(out) > 1:
+        return [wrap(jnp.asarray(o)) for o in out], [series_of(i) for i in range(len(out))]
+    single = out[0] if isinstance(out, (tuple, list)) else out
+    return wrap(jnp.asarray(single)), series_of(0 if isinstance(out, (tuple, list)) else None)
+
+
+def jet(fn: Callable[..., Any], primals: Any, series: Any) -> tuple[Any, Any]:
+    """The 1st to n-th order derivatives of ``fn``'s outputs, given those of its inputs (MindSpore's ``ops.jet``).
+
+    Arguments:
+        fn: a function or a Cell.
+        primals: a Tensor, or a tuple of Tensors (the inputs of ``fn``).
+        series: for each input, its 1st..n-th derivatives stacked along dimension 0 (shape
+            ``(n,) + primal.shape``; a Tensor of the primal's shape is order 1). Usually the first is ones
+            and the others zeros. Int inputs are computed in float32.
+
+    Returns:
+        ``(out_primals, out_series)``: for one output a Tensor and its derivatives stacked along dimension 0;
+        for several outputs, two lists.
+
+    Raises:
+        TypeError: ``primals`` and ``series`` are not both Tensors or both tuples, or a dtype is not int32,
+            int64, float32 or float64, or the two dtypes differ.
+        ValueError: the shapes or the lengths do not match.
+
+    Example:
+        >>> import mindjax as ms
+        >>> from mindjax import ops
+        >>> out, derivs = ops.jet(ops.sin, ms.Tensor([0.0]), ms.Tensor([[1.0], [0.0]]))
+        >>> derivs.shape
+        (2, 1)
+    """
+    api = "jet"
+    single = isinstance(primals, (Tensor, jax.Array, np.ndarray)) and isinstance(series, (Tensor, jax.Array,
+                                                                                           np.ndarray))
+    if not single and not (isinstance(primals, tuple) and isinstance(series, tuple)):
+        raise TypeError(f"For 'jet', 'primals' and 'series' must be both Tensor or both tuple, but got "
+                        f"{type(primals).__name__} and {type(series).__name__}")
+    primal_list, series_list = ((primals,), (series,)) if single else (primals, series)
+    if len(primal_list) != len(series_list):
+        raise ValueError(f"For 'jet', 'primals' and 'series' must have one length, but got {len(primal_list)} and "
+                         f"{len(series_list)}")
+    xs, terms = [], []
+    for i, (p, s) in enumerate(zip(primal_list, series_list)):
+        p, s = _taylor_value(api, "primals", p), _taylor_value(api, "series", s)
+        if p.dtype != s.dtype:
+            raise TypeError(f"For 'jet', primals[{i}] and series[{i}] must have one dtype, but got {p.dtype} and "
+                            f"{s.dtype}")
+        if s.shape == p.shape:
+            s = s[None]
+        elif s.shape[1:] != p.shape:
+            raise ValueError(f"For 'jet', each order in series[{i}] must have the shape of primals[{i}], "
+                             f"{p.shape}, but got series of shape {s.shape}")
+        if jnp.issubdtype(p.dtype, jnp.integer):
+            p, s = p.astype(jnp.float32), s.astype(jnp.float32)
+        xs.append(p)
+        terms.append([s[k] for k in range(s.shape[0])])
+    orders = {len(t) for t in terms}
+    if len(orders) > 1:
+        raise ValueError(f"For 'jet', every input's series must have one number of orders, but got "
+                         f"{[len(t) for t in terms]}")
+    out, out_series = _taylor_run(fn, xs, terms, api)
+    return _taylor_outputs(out, out_series, last_only=False)
+
+
+def derivative(fn: Callable[..., Any], primals: Any, order: int) -> tuple[Any, Any]:
+    """The ``order``-th derivative of ``fn``'s outputs, every input's first derivative set to ones and its higher
+    ones to zeros (MindSpore's ``ops.derivative``).
+
+    Arguments:
+        fn: a function or a Cell.
+        primals: a Tensor, or a tuple of Tensors (int ones are computed in float32).
+        order: the order, at least 1.
+
+    Returns:
+        ``(out_primals, out_series)``: ``fn``'s output and its ``order``-th derivative (lists for several outputs).
+
+    Raises:
+        TypeError: ``order`` is not an int, or a primal's dtype is not int32, int64, float32 or float64.
+        ValueError: ``order`` is less than 1.
+
+    Example:
+        >>> import mindjax as ms
+        >>> from mindjax import ops
+        >>> out, d2 = ops.derivative(lambda x: x ** 3, ms.Tensor([2.0]), 2)
+        >>> d2.tolist()
+        [12.0]
+    """
+    api = "derivative"
+    if not isinstance(order, int) or isinstance(order, bool):
+        raise TypeError(f"For 'derivative', 'order' must be an int, but got {type(order).__name__}")
+    if order < 1:
+        raise ValueError(f"For 'derivative', 'order' must be at least 1, but got {order}")
+    primal_list = primals if isinstance(primals, tuple) else (primals,)
+    xs = []
+    for p in primal_list:
+        p = _taylor_value(api, "primals", p)
+        xs.append(p.astype(jnp.float32) if jnp.issubdtype(p.dtype, jnp.integer) else p)
+    terms = [[jnp.ones_like(p)] + [jnp.zeros_like(p)] * (order - 1) for p in xs]
+    out, out_series = _taylor_run(fn, xs, terms, api)
+    return _taylor_outputs(out, out_series, last_only=True)
+
+
+def linearize(fn: Callable[..., Any], inputs: Any) -> tuple[Any, Callable[[Any], Any]]:
+    """``fn``'s outputs at ``inputs`` and a function of tangents giving the Jacobian-vector product there
+    (MindSpore's ``ops.linearize``, on ``jax.linearize``: ``fn`` is differentiated once, the product taken
+    as often as wanted).
+
+    Arguments:
+        fn: a function or a Cell.
+        inputs: a Tensor, or a tuple/list of Tensors.
+
+    Returns:
+        ``(output, jvp_fn)``: ``jvp_fn(v)`` takes tangents with the structure of ``inputs`` (a Tensor, or a
+        tuple/list) and returns the product with the structure of ``output``.
+
+    Raises:
+        TypeError: ``inputs`` (or ``v``) is not a Tensor or a tuple/list of Tensors.
+        ValueError: ``v`` has another number of tangents than ``inputs``.
+
+    Example:
+        >>> import mindjax as ms
+        >>> from mindjax import ops
+        >>> out, jvp_fn = ops.linearize(lambda x: x * x, ms.Tensor([3.0]))
+        >>> jvp_fn(ms.Tensor([1.0])).tolist()
+        [6.0]
+    """
+    api = "linearize"
+    _check_callable(fn, api)
+    if not isinstance(inputs, (Tensor, jax.Array, np.ndarray, tuple, list)):
+        raise TypeError(f"For 'linearize', 'inputs' must be a Tensor, or a tuple or list of Tensors, but got "
+                        f"{type(inputs).__name__}")
+    _check_tensors(inputs, "inputs", api)
+    items = list(inputs) if isinstance(inputs, (tuple, list)) else [inputs]
+    primals = [_primal(x) for x in items]
+    effects = Effects()
+
+    def pure(*values: Any) -> Any:
+        out, _ = run_functional([], [], effects, fn, *values)
+        return out
+
+    out, linear = jax.linearize(pure, *primals)
+
+    def jvp_fn(v: Any) -> Any:
+        """The Jacobian-vector product of ``fn`` at the linearisation point with tangents ``v``."""
+        if not isinstance(v, (Tensor, jax.Array, np.ndarray, tuple, list)):
+            raise TypeError(f"For 'linearize', the tangents must be a Tensor, or a tuple or list of Tensors, but "
+                            f"got {type(v).__name__}")
+        _check_tensors(v, "v", api)
+        tangents = list(v) if isinstance(v, (tuple, list)) else [v]
+        if len(tangents) != len(primals):
+            raise ValueError(f"For 'linearize', the tangents must be {len(primals)}, one per input, but got "
+                             f"{len(tangents)}")
+        return linear(*[jax.tree_util.tree_map(lambda t, p: jnp.asarray(t, jnp.asarray(p).dtype), _primal(t), p)
+                        for t, p in zip(tangents, primals)])
+
+    return out, jvp_fn

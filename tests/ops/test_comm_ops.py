@@ -268,7 +268,15 @@ def test_semi_auto_parallel_refuses_collectives_naming_the_mode():
         run(ops.AllReduce(), DATA)
 
 
-def test_functional_forms_return_mindspore_output_and_handle(dp):
+@pytest.fixture
+def functional():
+    """MindSpore's non-inplace forms of the ops collectives (set_comm_ops_inplace(False))."""
+    ops.set_comm_ops_inplace(False)
+    yield
+    ops.set_comm_ops_inplace(True)
+
+
+def test_functional_forms_return_mindspore_output_and_handle(dp, functional):
     from mindjax.communication import comm_func
 
     x = ms.Tensor(DATA)

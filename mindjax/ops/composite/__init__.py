@@ -18,8 +18,9 @@ pytrees, so they work eagerly and under ``jax.jit`` alike.
 ``composite.base``, MindSpore's module for them.
 """
 from mindjax.ops.composite import base
-from mindjax.ops.composite.base import GradOperation, HyperMap, Map, MultitypeFuncGraph, Partial
+from mindjax.ops.composite.base import (GradOperation, HyperMap, Map, MultitypeFuncGraph, Partial, hyper_add, tail,
+                                        zip_operation)
 from mindjax.ops.functional import clip_by_global_norm, clip_by_value, partial
 
 __all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "partial", "GradOperation", "clip_by_value",
-           "clip_by_global_norm"]
+           "clip_by_global_norm", "tail", "zip_operation", "hyper_add"]

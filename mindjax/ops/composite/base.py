@@ -19,7 +19,7 @@ from mindjax.common.variable import Variable
 from mindjax.ops.primitives import Primitive
 from mindjax.transforms.grad import GradOperation
 
-__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation"]
+__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation", "tail", "zip_operation", "hyper_add"]
 
 
 def _is_tensor(x: Any) -> bool:
@@ -230,3 +230,51 @@ class Map(HyperMap):
     """Like :class:`HyperMap`, one level deep: elements that are tuples are passed whole."""
 
     _recursive = False
+
+
+def tail(data: tuple[Any, ...] | list[Any]) -> tuple[Any, ...]:
+    """MindSpore's ``tail``: every element of ``data`` but the first, as a tuple (``()`` for ``()``).
+
+    Raises:
+        TypeError: ``data`` is not a tuple or list.
+    """
+    if not isinstance(data, (tuple, list)):
+        raise TypeError(f"For 'tail', 'data' must be a tuple or list, but got {type(data).__name__}")
+    return tuple(data[1:])
+
+
+def zip_operation(*sequences: Any) -> tuple[tuple[Any, ...], ...]:
+    """MindSpore's ``zip_operation``: the tuple of ``zip(*sequences)``'s tuples (sequences of one length).
+
+    Raises:
+        TypeError: no sequences, or one is not a tuple or list.
+        ValueError: their lengths differ.
+    """
+    if not sequences:
+        raise TypeError("For 'zip_operation', at least one sequence is needed, but got none")
+    for i, seq in enumerate(sequences):
+        if not isinstance(seq, (tuple, list)):
+            raise TypeError(f"For 'zip_operation', argument {i} must be a tuple or list, but got {type(seq).__name__}")
+    if len({len(seq) for seq in sequences}) > 1:
+        raise ValueError(f"For 'zip_operation', the sequences must have one length, but got "
+                         f"{[len(seq) for seq in sequences]}")
+    return tuple(zip(*sequences))
+
+
+def hyper_add(x: Any, y: Any) -> Any:
+    """MindSpore's ``hyper_add``: ``x + y`` element by element through matching tuples/lists (given back as
+    tuples), e.g. to add two tuples of gradients.
+
+    Raises:
+        TypeError: one side is a sequence and the other is not.
+        ValueError: two sequences differ in length.
+    """
+    seq_x, seq_y = isinstance(x, (tuple, list)), isinstance(y, (tuple, list))
+    if seq_x != seq_y:
+        raise TypeError(f"For 'hyper_add', both sides must be sequences or neither, but got {type(x).__name__} and "
+                        f"{type(y).__name__}")
+    if seq_x:
+        if len(x) != len(y):
+            raise ValueError(f"For 'hyper_add', the sequences must have one length, but got {len(x)} and {len(y)}")
+        return tuple(hyper_add(a, b) for a, b in zip(x, y))
+    return x + y

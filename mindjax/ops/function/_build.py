@@ -110,6 +110,13 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def check_tensor(op: str, name: str, value: Any) -> Tensor:
+    """``value`` when it is a Tensor (an in-place op writes into it); raise TypeError naming ``op`` and ``name``."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"For '{op}', '{name}' must be a Tensor, but got {type(value).__name__}")
+    return value
+
+
 def check_int(name: str, value: Any, minimum: int | None = None) -> int:
     """``value`` as an int (optionally at least ``minimum``); raise naming ``name`` otherwise."""
     if isinstance(value, (jax.Array, np.ndarray, Tensor)) and np.ndim(value) == 0 and jnp.issubdtype(value.dtype, jnp.integer):

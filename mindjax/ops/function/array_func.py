@@ -28,7 +28,8 @@ from mindjax.common.tensor import Tensor
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
 from mindjax.common.variable import Variable
-from mindjax.ops.function._build import (_arr, _axis, _float, _named, check_bool, check_int, int_dtype)
+from mindjax.ops.function._build import (_arr, _axis, _float, _named, check_bool, check_int, check_tensor,
+                                         int_dtype)
 # Existing ops of this family, re-exported under MindSpore's module path.
 from mindjax.ops.functional import (  # noqa: F401
     argsort, broadcast_to, cast, cat, chunk, concat, expand_dims, eye, fill, flatten, flip, full, full_like,
@@ -41,7 +42,7 @@ from mindjax.ops.functional import (  # noqa: F401
 __all__ = [
     # shapes and views
     "unstack", "unbind", "swapaxes", "swapdims", "movedim", "moveaxis", "expand", "expand_as", "ravel", "view_as",
-    "type_as", "reshape_", "shape_", "dyn_shape", "is_tensor", "is_nonzero", "deepcopy", "zero_", "fills",
+    "type_as", "reshape_", "shape_", "dyn_shape", "is_tensor", "is_nonzero", "deepcopy", "zero_", "put_", "fills",
     "scalar_to_array", "scalar_cast", "padding",
     # joins and splits
     "hstack", "column_stack", "hsplit", "vsplit", "dsplit", "tensor_split",
@@ -1195,3 +1196,20 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
     k = jnp.arange(n, dtype=jnp.float32)
     return (alpha - beta * jnp.cos(2 * math.pi * k / (m - 1))).astype(dt)
 
+
+
+def put_(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:  # noqa: A002
+    """Write ``source`` into ``input`` at the flat positions ``index``, in place (``Tensor.put_``).
+
+    Arguments:
+        input: the Tensor written into.
+        index: int positions into ``input`` viewed flat (negative ones count from the end).
+        source: the values, one per index.
+        accumulate: add to the values there instead of replacing them.
+
+    Returns:
+        ``input``.
+    """
+    check_tensor("put_", "input", input)
+    check_bool("accumulate", accumulate)
+    return input.put_(index, source, accumulate)

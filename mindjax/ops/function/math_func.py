@@ -28,7 +28,7 @@ from mindjax.common.precision import amp_op
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
 from mindjax.ops.function._build import (_arr, _axes, _axis, _float, _named, _operand, alias, check_bool,
-                                         check_int, check_number, elementwise, int_dtype)
+                                         check_int, check_number, check_tensor, elementwise, int_dtype)
 # Existing ops of this family, re-exported under MindSpore's module path.
 from mindjax.ops.functional import (  # noqa: F401
     abs, add, bmm, cdist, ceil, cos, count_nonzero, cumsum, div, dot, einsum, equal, erf, exp, floor,
@@ -49,6 +49,8 @@ __all__ = [
     "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "sinc", "frac", "deg2rad", "rad2deg", "negative", "positive", "sgn", "signbit", "inv",
     "invert", "isinf", "isneginf", "isposinf", "isreal", "is_complex", "isnan_ext", "real", "imag", "conj",
     "angle", "view_as_real", "nan_to_num", "logit", "tanhshrink", "eps",
+    # in place, and Bernoulli with per-element probabilities
+    "erfinv_", "bernoulli_", "bernoulli_ext",
     # elementwise, binary
     "atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "nextafter", "fmax", "fmin", "gcd",
     "lcm", "ldexp", "heaviside", "float_power", "pows", "xlogy", "xdivy", "zeta", "igamma", "igammac",
@@ -1845,3 +1847,59 @@ def ormqr(input: Any, tau: Any, other: Any, left: bool = True, transpose: bool =
         raise ValueError(f"For 'ormqr', 'other' must be (*, {m}, p) when left, else (*, p, {m}), but got shape "
                          f"{c.shape}.")
     return jax.lax.linalg.ormqr(a, t, c.astype(a.dtype), left=left, transpose=transpose)
+
+
+# -- in place, and Bernoulli with per-element probabilities ---------------------------------------------------
+
+def erfinv_(input: Any) -> Any:  # noqa: A002
+    """``input`` replaced in place by its inverse error function (``Tensor.erfinv_``).
+
+    Returns:
+        ``input``.
+    """
+    return check_tensor("erfinv_", "input", input).erfinv_()
+
+
+def bernoulli_(input: Any, p: Any = 0.5, *, generator: Any = None) -> Any:  # noqa: A002
+    """Fill ``input`` in place with 0/1 samples of Bernoulli(``p``) (``Tensor.bernoulli_``).
+
+    Arguments:
+        input: the Tensor written into.
+        p: a probability in ``[0, 1]``, or a Tensor of them broadcastable to ``input``.
+        generator: a ``mindspore.Generator`` (None: the global random state).
+
+    Returns:
+        ``input``.
+    """
+    return check_tensor("bernoulli_", "input", input).bernoulli_(p, generator=generator)
+
+
+_BERNOULLI_EXT_DTYPES = (jnp.float16, jnp.float32, jnp.float64, jnp.bfloat16)
+
+
+def bernoulli_ext(input: Any, *, generator: Any = None) -> Any:  # noqa: A002
+    """0/1 samples, element ``i`` drawn from Bernoulli(``input[i]``), in ``input``'s shape and dtype.
+
+    Arguments:
+        input: a float Tensor of probabilities in ``[0, 1]``.
+        generator: a ``mindspore.Generator`` (None: the global random state).
+
+    Returns:
+        a new Tensor.
+
+    Raises:
+        TypeError: ``input`` is not a float Tensor.
+        ValueError: an element of ``input`` is outside ``[0, 1]`` (checked when the values are known).
+    """
+    from mindjax.common.tensor import Tensor
+
+    x = check_tensor("bernoulli_ext", "input", input)
+    if jnp.dtype(x._value.dtype) not in {jnp.dtype(d) for d in _BERNOULLI_EXT_DTYPES}:
+        raise TypeError(f"For 'bernoulli_ext', the dtype of 'input' must be one of float16, float32, float64, "
+                        f"bfloat16, but got {x.dtype}")
+    probs = x._value
+    if not isinstance(probs, jax.core.Tracer) and probs.size and not bool(((probs >= 0) & (probs <= 1)).all()):
+        raise ValueError(f"For 'bernoulli_ext', every element of 'input' must be in [0, 1], but got values in "
+                         f"[{float(probs.min())}, {float(probs.max())}]")
+    out = Tensor(jnp.zeros_like(probs))
+    return out.bernoulli_(x, generator=generator)

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from mindjax.common import random as _random
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import tensor_op
-from mindjax.ops.function._build import _arr, _float, _named, check_int, int_dtype
+from mindjax.ops.function._build import _arr, _float, _named, check_int, check_tensor, int_dtype
 # Existing ops of this family, re-exported under MindSpore's module path.
 from mindjax.ops.functional import (  # noqa: F401
     bernoulli, multinomial, normal, rand, randint, randn, standard_normal, uniform,
@@ -29,6 +29,7 @@ from mindjax.ops.functional import (  # noqa: F401
 __all__ = [
     "rand_like", "randn_like", "randint_like", "randperm", "gamma", "random_gamma", "poisson", "random_poisson",
     "laplace", "standard_laplace", "random_categorical", "shuffle", "multinomial_with_replacement",
+    "normal_", "uniform_", "exponential_", "random_",
 ]
 
 
@@ -178,3 +179,54 @@ def multinomial_with_replacement(x: Any, seed: Any, offset: Any, numsamples: int
     return _multinomial(x, check_int("numsamples", numsamples, 1), replacement, seed)
 
 
+
+
+# -- in place: the Tensor methods of the same name, as functions ------------------------------------------
+
+def normal_(input: Any, mean: Any = 0, std: Any = 1, *, generator: Any = None) -> Any:  # noqa: A002
+    """Fill ``input`` in place with samples of ``N(mean, std**2)`` (``Tensor.normal_``).
+
+    Arguments:
+        input: the Tensor written into (its shape and dtype are kept).
+        mean, std: numbers or one-element Tensors.
+        generator: a ``mindspore.Generator`` to draw from (None: the global random state).
+
+    Returns:
+        ``input``.
+    """
+    return check_tensor("normal_", "input", input).normal_(mean, std, generator=generator)
+
+
+def uniform_(input: Any, from_: Any = 0, to: Any = 1, *, generator: Any = None) -> Any:  # noqa: A002
+    """Fill ``input`` in place with samples uniform in ``[from_, to)`` (``Tensor.uniform_``).
+
+    Returns:
+        ``input``.
+
+    Raises:
+        RuntimeError: ``from_`` is larger than ``to``.
+    """
+    return check_tensor("uniform_", "input", input).uniform_(from_, to, generator=generator)
+
+
+def exponential_(input: Any, lambd: Any = 1, *, generator: Any = None) -> Any:  # noqa: A002
+    """Fill ``input`` in place with exponential samples of rate ``lambd`` (``Tensor.exponential_``).
+
+    Returns:
+        ``input``.
+    """
+    return check_tensor("exponential_", "input", input).exponential_(lambd, generator=generator)
+
+
+def random_(input: Any, from_: int = 0, to: int | None = None, *, generator: Any = None) -> Any:  # noqa: A002
+    """Fill ``input`` in place with integers uniform in ``[from_, to)`` (``to`` None: up to the dtype's largest
+    value), as ``Tensor.random_``.
+
+    Returns:
+        ``input``.
+
+    Raises:
+        TypeError: ``from_`` or ``to`` is not an int.
+        ValueError: ``from_ >= to``.
+    """
+    return check_tensor("random_", "input", input).random_(from_, to, generator=generator)
