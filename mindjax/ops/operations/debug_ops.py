@@ -25,3 +25,43 @@ class TensorDump(Primitive):
         from mindjax.ops.function.debug_func import tensordump
 
         tensordump(file, input_x, self.input_output)
+
+
+class _Summary(Primitive):
+    """Record ``value`` under ``name`` for the next ``SummaryRecord.record(step)``; works in compiled code."""
+
+    _channel = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_prim_attr("side_effect_io", True)
+        self.add_prim_attr("channel_name", self._channel)
+
+    def __call__(self, name: str, value: Any) -> None:
+        from mindjax.ops.function.debug_func import cache_summary
+
+        cache_summary(self.name, name, value)
+
+
+class ScalarSummary(_Summary):
+    """Put a one-element Tensor into the summary file. Call: ``ScalarSummary()(name, value)``."""
+
+    _channel = "ms_scalar_summary"
+
+
+class ImageSummary(_Summary):
+    """Put an ``(N, C, H, W)`` image Tensor into the summary file. Call: ``ImageSummary()(name, value)``."""
+
+    _channel = "ms_image_summary"
+
+
+class TensorSummary(_Summary):
+    """Put a Tensor (rank >= 1) into the summary file. Call: ``TensorSummary()(name, value)``."""
+
+    _channel = "ms_tensor_summary"
+
+
+class HistogramSummary(_Summary):
+    """Put a Tensor's histogram into the summary file. Call: ``HistogramSummary()(name, value)``."""
+
+    _channel = "ms_histogram_summary"
