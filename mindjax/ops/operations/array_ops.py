@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.tensor import as_array
+from mindjax.common.tensor import Tensor, as_array
 from mindjax.ops import functional as F
 from mindjax.ops.function import array_func as A
 from mindjax.ops.functional_array import _eager
@@ -1177,3 +1177,202 @@ class EditDistance(Primitive):
                 dist = dist / len(b) if b else (np.inf if a else 0.0)
             out[pos] = dist
         return jnp.asarray(out)
+
+
+# --- numerics checks, scalars and dtypes ----------------------------------------------------------------
+
+def _float_tensor(prim: str, name: str, x: Any) -> jax.Array:
+    arr = as_array(x)
+    if arr.dtype not in (jnp.float16, jnp.float32, jnp.float64):
+        raise TypeError(f"For '{prim}', the '{name}' must be a float16, float32 or float64 Tensor, but got "
+                        f"{arr.dtype}.")
+    return arr
+
+
+def _raise_on_nonfinite(prim: str, arr: Any) -> None:
+    arr = np.asarray(arr)
+    if np.isnan(arr).any():
+        raise RuntimeError(f"For '{prim}', the Tensor had NaN values.")
+    if np.isinf(arr).any():
+        raise RuntimeError(f"For '{prim}', the Tensor had Inf values.")
+
+
+class CheckNumerics(Primitive):
+    """``x`` unchanged; a RuntimeError when it holds NaN or Inf (at run time, in compiled code too).
+    Call: ``CheckNumerics()(x)`` with a float16/32/64 Tensor."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x"], outputs=["y"])
+
+    def __call__(self, x: Any) -> jax.Array:
+        arr = _float_tensor(self.name, "x", x)
+        if isinstance(arr, jax.core.Tracer):
+            jax.debug.callback(lambda v: _raise_on_nonfinite(self.name, v), arr)
+        else:
+            _raise_on_nonfinite(self.name, arr)
+        return arr
+
+
+class ScalarCast(Primitive):
+    """A Python number cast to ``int`` (``mindspore.int64``), ``float`` (``float64``) or ``bool``.
+    Call: ``ScalarCast()(input_x, input_y)`` with ``input_y`` the target dtype."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["input_x", "input_y"], outputs=["output_data"])
+
+    def __call__(self, input_x: Any, input_y: Any) -> Any:
+        import numbers
+
+        from mindjax.common import dtype as mstype
+
+        if not isinstance(input_x, (bool, numbers.Number)):
+            raise TypeError(f"For '{self.name}', the 'input_x' must be a bool or a number, but got "
+                            f"{type(input_x).__name__}.")
+        casts = {mstype.int64: int, mstype.float64: float, mstype.bool_: bool}
+        for dtype, cast in casts.items():
+            if input_y is dtype or (isinstance(input_y, mstype.Type) and input_y == dtype):
+                return cast(input_x)
+        raise ValueError(f"For '{self.name}', the supported type is in the list: [mindspore.int64, "
+                         f"mindspore.float64, mindspore.bool], but got {input_y}.")
+
+
+class ScalarToArray(Primitive):
+    """A Python number as a 0-d float32 Tensor (MindSpore's deprecated alias of ``ops.scalar_to_tensor``).
+    Call: ``ScalarToArray()(input_x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        from mindjax.ops.functional_array import scalar_to_tensor
+
+        return scalar_to_tensor(input_x)
+
+
+class TensorToTuple(Primitive):
+    """The elements of a 0-d or 1-d Tensor as a tuple (None for anything else, as MindSpore).
+    Call: ``TensorToTuple()(input_tensor)``; traced, the elements are 0-d arrays."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["input_tensor"], outputs=["output_data"])
+
+    def __call__(self, input_tensor: Any) -> Any:
+        if not isinstance(input_tensor, (Tensor, jax.Array)):
+            return None
+        arr = as_array(input_tensor)
+        if arr.ndim > 1:
+            return None
+        if isinstance(arr, jax.core.Tracer):
+            return tuple(arr.reshape(-1)[i] for i in range(arr.size))
+        return tuple(np.asarray(arr).reshape(-1).tolist())
+
+
+class DtypeToEnum(Primitive):
+    """MindSpore's TypeId number of a dtype (``mindspore.float32`` -> 43).
+    Call: ``DtypeToEnum()(op_name, arg_name, dtype)``; the names go into the error for a non-dtype."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, op_name: str, arg_name: str, dtype: Any) -> int:
+        from mindjax.common.dtype import Type, type_id
+
+        number = type_id(dtype) if isinstance(dtype, Type) else None
+        if number is None:
+            raise TypeError(f"For '{op_name}', the input '{arg_name}' should be mindspore dtype, but got {dtype}.")
+        return number
+
+
+# --- views (MindSpore's strided views; here they are new arrays, XLA decides on copies) ------------------
+
+class TransposeView(Primitive):
+    """``input`` with its axes permuted. Call: ``TransposeView()(input, input_perm)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, input_perm: Any) -> jax.Array:
+        return F.transpose(input, input_perm)
+
+
+class TransposeExtView(Primitive):
+    """``input`` with axes ``dim0`` and ``dim1`` exchanged. Call: ``TransposeExtView()(input, dim0, dim1)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, dim0: int, dim1: int) -> jax.Array:
+        return A.swapdims(input, dim0, dim1)
+
+
+class SelectView(Primitive):
+    """The slice ``index`` of axis ``dim``, that axis removed. Call: ``SelectView()(input, dim, index)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, dim: int, index: int) -> jax.Array:
+        from mindjax.ops.functional import _axis
+
+        x = as_array(input)
+        axis = _axis(self.name, check_int(self.name, "dim", dim), x.ndim, "dim")
+        i = check_int(self.name, "index", index)
+        if not -x.shape[axis] <= i < x.shape[axis]:
+            raise ValueError(f"For '{self.name}', 'index' must be in [{-x.shape[axis]}, {x.shape[axis]}) for "
+                             f"axis {axis} of size {x.shape[axis]}, but got {i}.")
+        return jnp.take(x, i % x.shape[axis], axis=axis)
+
+
+class CopyWithSlice(Primitive):
+    """Copy ``src`` into the Tensor ``self`` in place (same shape and dtype) and return it.
+    Call: ``CopyWithSlice()(self, src)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, self_tensor: Any, src: Any) -> Any:
+        if not isinstance(self_tensor, Tensor):
+            raise TypeError(f"For '{self.name}', 'self' must be a Tensor, but got {type(self_tensor).__name__}.")
+        dst, value = self_tensor._value, as_array(src)
+        if value.shape != dst.shape:
+            raise ValueError(f"For '{self.name}', 'src' must have the shape of 'self' {tuple(dst.shape)}, but got "
+                             f"{tuple(value.shape)}.")
+        if value.dtype != dst.dtype:
+            raise TypeError(f"For '{self.name}', 'src' must have the dtype of 'self' {dst.dtype}, but got "
+                            f"{value.dtype}.")
+        return self_tensor.assign_value(value)
+
+
+class EmbeddingLookup(Primitive):
+    """Rows of ``input_params`` at ``input_indices - offset``; rows out of range come back as zeros.
+
+    Call: ``EmbeddingLookup()(input_params, input_indices, offset)`` with 1-D or 2-D params and int32/int64
+    indices -> ``input_indices.shape + input_params.shape[1:]``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["params", "indices", "offset"], outputs=["output"])
+
+    def __call__(self, input_params: Any, input_indices: Any, offset: Any) -> jax.Array:
+        params, idx = as_array(input_params), as_array(input_indices)
+        if params.ndim not in (1, 2):
+            raise ValueError(f"For '{self.name}', 'input_params' must be 1-D or 2-D, but got {params.ndim}-D "
+                             f"shape {tuple(params.shape)}.")
+        if idx.dtype not in (jnp.int32, jnp.int64):
+            raise TypeError(f"For '{self.name}', 'input_indices' must be an int32 or int64 Tensor, but got "
+                            f"{idx.dtype}.")
+        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer, Tensor, jax.Array)):
+            raise TypeError(f"For '{self.name}', 'offset' must be an int, but got {type(offset).__name__}.")
+        local = idx - as_array(offset).astype(idx.dtype)
+        valid = (local >= 0) & (local < params.shape[0])
+        rows = jnp.take(params, jnp.where(valid, local, 0), axis=0)
+        mask = valid.reshape(valid.shape + (1,) * (params.ndim - 1))
+        return jnp.where(mask, rows, jnp.zeros((), params.dtype))

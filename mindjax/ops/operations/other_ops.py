@@ -331,3 +331,107 @@ class Scan(Primitive):
         out, ys = jax.lax.scan(body, tuple(carry.init), stacked)
         final = jax.tree_util.tree_unflatten(carry.treedef, list(out))
         return final, [jax.tree_util.tree_unflatten(y_tree[0], [y[i] for y in ys]) for i in range(len(xs))]
+
+
+# --- Python functions and confusion matrices --------------------------------------------------------------
+
+class PyFunc(Primitive):
+    """Run the Python function ``fn`` on numpy arrays, also from compiled code (a host callback).
+
+    Arguments:
+        fn: ``(*numpy arrays) -> numpy array or tuple of them``.
+        in_types, in_shapes: the inputs' dtypes and shapes (lists of equal length).
+        out_types, out_shapes: the outputs' dtypes and shapes (lists of equal length; empty: no output).
+        stateful: ``fn`` has side effects: calls keep their order and are never dropped. Default: ``True``.
+
+    Call: ``PyFunc(...)(*inputs)`` -> a tuple of Tensors, one per output.
+    """
+
+    _strategy_inputs = None
+
+    def __init__(self, fn: Any, in_types: Any, in_shapes: Any, out_types: Any, out_shapes: Any,
+                 stateful: bool = True) -> None:
+        super().__init__()
+        if not callable(fn):
+            raise TypeError(f"For '{self.name}', 'fn' must be callable, but got {type(fn).__name__}.")
+        for arg, value in (("in_types", in_types), ("in_shapes", in_shapes), ("out_types", out_types),
+                           ("out_shapes", out_shapes)):
+            if not isinstance(value, (list, tuple)):
+                raise TypeError(f"For '{self.name}', the type of '{arg}' should be one of ['list', 'tuple'], "
+                                f"but got {type(value).__name__}.")
+        for kind, types, shapes in (("in", in_types, in_shapes), ("out", out_types, out_shapes)):
+            if len(types) != len(shapes):
+                raise ValueError(f"For '{self.name}', the {kind}_types length should be = {kind}_shapes length: "
+                                 f"{len(shapes)}, but got {len(types)}.")
+        self.fn = fn
+        record_attrs(self, in_types=in_types, in_shapes=in_shapes, out_types=out_types, out_shapes=out_shapes)
+        self.add_prim_attr("side_effect_io", check_bool(self.name, "stateful", stateful))
+        self.add_prim_attr("primitive_target", "CPU")
+        self.add_prim_attr("fake_output", not out_types)
+
+    def __call__(self, *inputs: Any) -> tuple[Any, ...]:
+        from mindjax.common.dtype import to_jax_dtype
+
+        if len(inputs) != len(self.in_types):
+            raise ValueError(f"For '{self.name}', expected {len(self.in_types)} inputs (in_types), but got "
+                             f"{len(inputs)}.")
+        arrays = []
+        for i, (x, dtype, shape) in enumerate(zip(inputs, self.in_types, self.in_shapes)):
+            arr = jnp.asarray(as_array(x))
+            if tuple(arr.shape) != tuple(shape) or arr.dtype != to_jax_dtype(dtype):
+                raise ValueError(f"For '{self.name}', input {i} must be {to_jax_dtype(dtype)} of shape "
+                                 f"{tuple(shape)} (in_types, in_shapes), but got {arr.dtype} of shape "
+                                 f"{tuple(arr.shape)}.")
+            arrays.append(arr)
+        results = [jax.ShapeDtypeStruct(tuple(s), to_jax_dtype(t)) for t, s in zip(self.out_types, self.out_shapes)]
+
+        def host(*values: Any) -> tuple[np.ndarray, ...]:
+            out = self.fn(*[np.asarray(v) for v in values])
+            out = () if out is None and not results else out
+            out = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+            if len(out) != len(results):
+                raise ValueError(f"For '{self.name}', 'fn' must return {len(results)} outputs (out_types), but "
+                                 f"returned {len(out)}.")
+            return tuple(np.asarray(o, dtype=r.dtype).reshape(r.shape) for o, r in zip(out, results))
+
+        if self.attrs["side_effect_io"]:
+            from jax.experimental import io_callback
+
+            return tuple(io_callback(host, tuple(results), *arrays, ordered=True))
+        return tuple(jax.pure_callback(host, tuple(results), *arrays))
+
+
+class ConfusionMatrix(Primitive):
+    """The ``(num_classes, num_classes)`` confusion matrix of ``labels`` (rows) against ``predictions``.
+
+    Arguments:
+        num_classes: the number of classes.
+        dtype: the output's dtype name when weights are given (MindSpore's attribute). Default: ``'int32'``.
+
+    Call: ``ConfusionMatrix(num_classes)(labels, predictions, weights=None)`` with 1-D inputs of one shape;
+    each pair adds its weight (1 without weights); pairs outside ``[0, num_classes)`` add nothing.
+    """
+
+    _strategy_inputs = None
+
+    def __init__(self, num_classes: int, dtype: str = "int32") -> None:
+        super().__init__()
+        if isinstance(num_classes, bool) or not isinstance(num_classes, int):
+            raise TypeError(f"For '{self.name}', 'num_classes' must be an int, but got {type(num_classes).__name__}.")
+        if not isinstance(dtype, str):
+            raise TypeError(f"For '{self.name}', 'dtype' must be a str, but got {type(dtype).__name__}.")
+        record_attrs(self, num_classes=num_classes, dtype=dtype)
+
+    def __call__(self, labels: Any, predictions: Any, weights: Any = None) -> jax.Array:
+        lab, pred = as_array(labels), as_array(predictions)
+        if lab.ndim != 1:
+            raise ValueError(f"For '{self.name}', 'labels' must be 1-D, but got shape {tuple(lab.shape)}.")
+        for arg, value in (("predictions", pred), ("weights", None if weights is None else as_array(weights))):
+            if value is not None and value.shape != lab.shape:
+                raise ValueError(f"For '{self.name}', '{arg}' must have the shape of 'labels' {tuple(lab.shape)}, "
+                                 f"but got {tuple(value.shape)}.")
+        w = jnp.ones(lab.shape, lab.dtype) if weights is None else as_array(weights).astype(lab.dtype)
+        n = self.num_classes
+        inside = (lab >= 0) & (lab < n) & (pred >= 0) & (pred < n)
+        flat = jnp.where(inside, lab.astype(jnp.int32) * n + pred.astype(jnp.int32), n * n)
+        return jnp.zeros((n * n + 1,), lab.dtype).at[flat].add(w)[:n * n].reshape(n, n)
