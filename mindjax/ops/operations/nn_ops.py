@@ -2181,3 +2181,210 @@ class FractionalMaxPoolWithFixedKsize(Primitive):
         if random_samples is None:
             raise ValueError(f"For '{self.name}', 'random_samples' must be a Tensor of shape (N, C, 2).")
         return N.fractional_max_pool2d(input_x, self.ksize, self.output_shape, None, True, random_samples)
+
+
+class FractionalMaxPool3DWithFixedKsize(Primitive):
+    """Fractional max pooling of 5-D input with a fixed window, at given random offsets.
+
+    Arguments:
+        ksize: an int or ``(kD, kH, kW)``.
+        output_shape: an int or ``(oD, oH, oW)``.
+        data_format: ``'NCDHW'`` (default) or ``'NDHWC'``.
+
+    Call: ``FractionalMaxPool3DWithFixedKsize(ksize, output_shape)(x, random_samples)`` with ``random_samples``
+    ``(N, C, 3)`` offsets in ``[0, 1)`` -> ``(y, argmax)``, ``argmax`` the int64 flat ``D * H * W`` index.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, ksize: Any, output_shape: Any, data_format: str = "NCDHW") -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x", "random_samples"], outputs=["y", "argmax"])
+        if data_format not in ("NCDHW", "NDHWC"):
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCDHW' or 'NDHWC', but got {data_format!r}.")
+        record(self, ksize=ksize, output_shape=output_shape, data_format=data_format)
+
+    def __call__(self, x: Any, random_samples: Any) -> tuple[jax.Array, jax.Array]:
+        if random_samples is None:
+            raise ValueError(f"For '{self.name}', 'random_samples' must be a Tensor of shape (N, C, 3).")
+        arr = as_array(x)
+        channels_last = self.data_format == "NDHWC"
+        if channels_last:
+            arr = jnp.moveaxis(arr, -1, 1)
+        y, argmax = N.fractional_max_pool3d(arr, self.ksize, self.output_shape, None, True, random_samples)
+        if channels_last:
+            y, argmax = jnp.moveaxis(y, 1, -1), jnp.moveaxis(argmax, 1, -1)
+        return y, argmax
+
+
+# --- data-format index maps ----------------------------------------------------------------------------
+
+def _format_pair(prim: Primitive, src_format: Any, dst_format: Any) -> None:
+    for arg, value in (("src_format", src_format), ("dst_format", dst_format)):
+        if value not in ("NHWC", "NCHW"):
+            raise ValueError(f"For '{prim.name}', the '{arg}' must be str and must be in '['NHWC', 'NCHW']', "
+                             f"but got {value!r}.")
+    record(prim, src_format=src_format, dst_format=dst_format)
+
+
+def _int_tensor(prim: str, name: str, x: Any) -> jax.Array:
+    arr = as_array(x)
+    if arr.dtype not in (jnp.int32, jnp.int64):
+        raise TypeError(f"For '{prim}', the '{name}' must be an int32 or int64 Tensor, but got {arr.dtype}.")
+    return arr
+
+
+class DataFormatDimMap(Primitive):
+    """Map axis numbers (taken modulo 4) between the ``'NHWC'`` and ``'NCHW'`` layouts.
+    Call: ``DataFormatDimMap(src_format='NHWC', dst_format='NCHW')(input_x)`` with an int32/int64 Tensor."""
+
+    def __init__(self, src_format: str = "NHWC", dst_format: str = "NCHW") -> None:
+        super().__init__()
+        _format_pair(self, src_format, dst_format)
+        self.init_prim_io_names(inputs=["input_x"], outputs=["output"])
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        x = _int_tensor(self.name, "input_x", input_x)
+        table = jnp.asarray([self.src_format.index(c) for c in self.dst_format], x.dtype)
+        return table[jnp.mod(x, 4)]
+
+
+class DataFormatVecPermute(Primitive):
+    """Permute a 4-vector (or the rows of a ``(4, 2)`` array) from ``src_format`` to ``dst_format`` order.
+    Call: ``DataFormatVecPermute(src_format='NHWC', dst_format='NCHW')(input_x)`` with int32/int64 input."""
+
+    def __init__(self, src_format: str = "NHWC", dst_format: str = "NCHW") -> None:
+        super().__init__()
+        _format_pair(self, src_format, dst_format)
+        self.init_prim_io_names(inputs=["input_x"], outputs=["output"])
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        x = _int_tensor(self.name, "input_x", input_x)
+        if x.shape not in ((4,), (4, 2)):
+            raise ValueError(f"For '{self.name}', 'input_x' must be of shape (4,) or (4, 2), but got "
+                             f"{tuple(x.shape)}.")
+        return x[jnp.asarray([self.src_format.index(c) for c in self.dst_format])]
+
+
+# --- morphological dilation ----------------------------------------------------------------------------
+
+def _four(prim: str, name: str, value: Any, data_format: str) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        pair = (value, value)
+    elif isinstance(value, tuple) and len(value) == 2:
+        pair = value
+    elif isinstance(value, tuple) and len(value) == 4:
+        outer = (value[0], value[3]) if data_format == "NHWC" else (value[0], value[1])
+        if outer != (1, 1):
+            raise ValueError(f"For '{prim}', '{name}' must be (1, 1, {name}_height, {name}_width) for "
+                             f"'{data_format}' (the batch and channel entries 1), but got {value}.")
+        pair = (value[1], value[2]) if data_format == "NHWC" else (value[2], value[3])
+    else:
+        raise ValueError(f"For '{prim}', '{name}' must be a positive int or a tuple of two or four positive "
+                         f"ints, but got {value!r}.")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in pair):
+        raise ValueError(f"For '{prim}', '{name}' must hold positive ints, but got {value!r}.")
+    return int(pair[0]), int(pair[1])
+
+
+class Dilation2D(Primitive):
+    """Grayscale morphological dilation: ``y[n, c, h, w] = max_{i, j} x[n, c, h*sH + i*dH, w*sW + j*dW] + filter[c, i, j]``.
+
+    Arguments:
+        stride: an int, ``(sH, sW)`` or a 4-tuple in ``data_format`` order.
+        dilation: likewise, the filter's dilation.
+        pad_mode: ``'SAME'`` (padding with -inf) or ``'VALID'``. Default: ``'SAME'``.
+        data_format: only ``'NCHW'``.
+
+    Call: ``Dilation2D(stride, dilation)(x, filter)`` with ``x`` ``(N, C, H, W)`` and ``filter`` ``(C, kH, kW)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, stride: Any, dilation: Any, pad_mode: str = "SAME", data_format: str = "NCHW") -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x", "filter"], outputs=["y"])
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCHW', but got {data_format!r}.")
+        if not isinstance(pad_mode, str) or pad_mode.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"For '{self.name}', 'pad_mode' must be 'SAME' or 'VALID', but got {pad_mode!r}.")
+        record(self, stride=_four(self.name, "stride", stride, data_format),
+               dilation=_four(self.name, "dilation", dilation, data_format), pad_mode=pad_mode.upper(),
+               data_format=data_format)
+
+    def __call__(self, x: Any, filter: Any) -> jax.Array:  # noqa: A002 - MindSpore's name
+        a, f = as_array(x), as_array(filter)
+        if a.ndim != 4 or f.ndim != 3 or f.shape[0] != a.shape[1]:
+            raise ValueError(f"For '{self.name}', 'x' must be (N, C, H, W) and 'filter' (C, kH, kW) with the same "
+                             f"C, but got {tuple(a.shape)} and {tuple(f.shape)}.")
+        (sh, sw), (dh, dw) = self.stride, self.dilation
+        kh, kw = (f.shape[1] - 1) * dh + 1, (f.shape[2] - 1) * dw + 1
+        h, w = a.shape[2], a.shape[3]
+        if self.pad_mode == "VALID":
+            if kh > h or kw > w:
+                raise ValueError(f"For '{self.name}', the dilated filter ({kh}, {kw}) must fit in the input "
+                                 f"({h}, {w}) with pad_mode 'VALID'.")
+            oh, ow, pads = (h - kh) // sh + 1, (w - kw) // sw + 1, ((0, 0), (0, 0))
+        else:
+            oh, ow = -(-h // sh), -(-w // sw)
+            ph, pw = max((oh - 1) * sh + kh - h, 0), max((ow - 1) * sw + kw - w, 0)
+            pads = ((ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2))
+        padded = jnp.pad(a, ((0, 0), (0, 0)) + pads, constant_values=-jnp.inf)
+        out = None
+        for i in range(f.shape[1]):
+            for j in range(f.shape[2]):
+                window = padded[:, :, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+                term = window + f[None, :, i, j, None, None]
+                out = term if out is None else jnp.maximum(out, term)
+        return out.astype(a.dtype)
+
+
+# --- volume patches ------------------------------------------------------------------------------------
+
+def _three(prim: str, name: str, value: Any) -> tuple[int, int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value,) * 3
+    value = tuple(value) if isinstance(value, (list, tuple)) else value
+    if isinstance(value, tuple) and len(value) == 5:
+        if value[:2] != (1, 1):
+            raise ValueError(f"For '{prim}', '{name}' must start with (1, 1) when it has 5 entries, but got {value}.")
+        value = value[2:]
+    if not isinstance(value, tuple) or len(value) != 3 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+        raise ValueError(f"For '{prim}', '{name}' must be a positive int or a tuple of 3 (or 5) positive ints, "
+                         f"but got {value!r}.")
+    return value
+
+
+class ExtractVolumePatches(Primitive):
+    """Patches of a ``(N, C, D, H, W)`` volume, stacked on the channel axis.
+
+    Arguments:
+        kernel_size: an int, 3 ints or 5 ints ``(1, 1, kD, kH, kW)``.
+        strides: likewise.
+        padding: ``'VALID'`` or ``'SAME'``.
+
+    Call: ``ExtractVolumePatches(kernel_size, strides, padding)(input_x)`` -> ``(N, C*kD*kH*kW, D', H', W')``,
+    the channel axis ordered ``(kD, kH, kW, C)``.
+    """
+
+    def __init__(self, kernel_size: Any, strides: Any, padding: str) -> None:
+        super().__init__()
+        kernel, stride = _three(self.name, "kernel_size", kernel_size), _three(self.name, "strides", strides)
+        if not isinstance(padding, str) or padding.upper() not in ("VALID", "SAME"):
+            raise ValueError(f"For '{self.name}', 'padding' must be 'VALID' or 'SAME', but got {padding!r}.")
+        record(self, kernel_size=(1, 1) + kernel, strides=(1, 1) + stride, padding=padding.upper())
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        x = as_array(input_x)
+        if x.ndim != 5:
+            raise ValueError(f"For '{self.name}', 'input_x' must be 5-D (N, C, D, H, W), but got shape "
+                             f"{tuple(x.shape)}.")
+        kernel = self.kernel_size[2:]
+        patches = jax.lax.conv_general_dilated_patches(
+            x, kernel, self.strides[2:], self.padding,
+            dimension_numbers=("NCDHW", "OIDHW", "NCDHW"), precision=jax.lax.Precision.HIGHEST)
+        # XLA orders the patch channels (C, kD, kH, kW); MindSpore's (kD, kH, kW, C).
+        n, c, out = x.shape[0], x.shape[1], patches.shape[2:]
+        ordered = patches.reshape((n, c) + kernel + out).transpose((0, 2, 3, 4, 1, 5, 6, 7))
+        return ordered.reshape(patches.shape).astype(x.dtype)
