@@ -46,13 +46,15 @@ def test_views_transpose_and_select():
     x = ms.Tensor(np.arange(6).reshape(2, 3))
     np.testing.assert_array_equal(ops.TransposeView()(x, (1, 0)).asnumpy(), np.arange(6).reshape(2, 3).T)
     np.testing.assert_array_equal(ops.TransposeExtView()(x, -1, 0).asnumpy(), np.arange(6).reshape(2, 3).T)
-    np.testing.assert_array_equal(ops.SelectView()(x, 1, 0).asnumpy(), [0, 3])
-    np.testing.assert_array_equal(ops.SelectView()(x, 0, -1).asnumpy(), [3, 4, 5])
-    with pytest.raises(ValueError, match=r"For 'SelectView', 'index' must be in \[-3, 3\) for axis 1 of size 3, "
-                                         r"but got 5"):
-        ops.SelectView()(x, 1, 5)
-    with pytest.raises(TypeError, match=r"For 'SelectView', 'dim' must be an int, got float"):
-        ops.SelectView()(x, 1.0, 0)
+    np.testing.assert_array_equal(ops.SelectView()(x, 1, 0).asnumpy(), [3, 4, 5])
+    np.testing.assert_array_equal(ops.SelectView()(x, 2, -1).asnumpy(), [2, 5])
+    with pytest.raises(ValueError, match=r"For 'SelectView', 'input_indices' must be in \[0, 3\) for axis 1 of "
+                                         r"size 3, but got 5"):
+        ops.SelectView()(x, 5, 1)
+    with pytest.raises(ValueError, match=r"'input_indices' must be in \[0, 2\)"):
+        ops.SelectView()(x, -1, 0)
+    with pytest.raises(TypeError, match=r"For 'SelectView', 'axis' must be an int, got float"):
+        ops.SelectView()(x, 0, 1.0)
 
 
 def test_copy_with_slice_writes_src_into_self_in_place():
@@ -60,10 +62,10 @@ def test_copy_with_slice_writes_src_into_self_in_place():
     out = ops.CopyWithSlice()(dst, ms.Tensor(np.ones((2, 3), np.float32)))
     assert out is dst
     np.testing.assert_array_equal(dst.asnumpy(), np.ones((2, 3)))
-    with pytest.raises(ValueError, match=r"For 'CopyWithSlice', 'src' must have the shape of 'self' \(2, 3\), but "
+    with pytest.raises(ValueError, match=r"For 'CopyWithSlice', 'y' must have the shape of 'x' \(2, 3\), but "
                                          r"got \(3,\)"):
         ops.CopyWithSlice()(dst, ms.Tensor(np.ones(3, np.float32)))
-    with pytest.raises(TypeError, match=r"'src' must have the dtype of 'self' float32, but got int32"):
+    with pytest.raises(TypeError, match=r"'y' must have the dtype of 'x' float32, but got int32"):
         ops.CopyWithSlice()(dst, ms.Tensor(np.ones((2, 3), np.int32)))
 
 
@@ -168,6 +170,10 @@ def test_extract_volume_patches_orders_channels_kernel_first():
         ops.ExtractVolumePatches((2, 1, 2, 2, 2), 1, "VALID")
     with pytest.raises(ValueError, match=r"'padding' must be 'VALID' or 'SAME', but got 'full'"):
         ops.ExtractVolumePatches(2, 1, "full")
+    with pytest.raises(ValueError, match=r"the 'SAME' padding of axis 2 \(input 4, kernel 1, stride 2\) must be "
+                                         r">= 0, but got -1"):
+        ops.ExtractVolumePatches((1, 1, 1, 2, 2), (1, 1, 2, 1, 1), "SAME")(ms.Tensor(np.ones((1, 1, 4, 4, 4),
+                                                                                             np.float32)))
     with pytest.raises(ValueError, match=r"'input_x' must be 5-D \(N, C, D, H, W\), but got shape \(2, 3\)"):
         ops.ExtractVolumePatches(2, 1, "VALID")(ms.Tensor(np.ones((2, 3), np.float32)))
 

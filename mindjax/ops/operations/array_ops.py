@@ -1309,43 +1309,47 @@ class TransposeExtView(Primitive):
 
 
 class SelectView(Primitive):
-    """The slice ``index`` of axis ``dim``, that axis removed. Call: ``SelectView()(input, dim, index)``."""
+    """The slice ``input_indices`` of axis ``axis``, that axis removed.
+    Call: ``SelectView()(input_tensor, input_indices, axis)`` with ``0 <= input_indices < shape[axis]``."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.init_prim_io_names(inputs=["input_tensor", "input_indices", "axis"], outputs=["output"])
 
-    def __call__(self, input: Any, dim: int, index: int) -> jax.Array:
+    def __call__(self, input_tensor: Any, input_indices: int, axis: int) -> jax.Array:
         from mindjax.ops.functional import _axis
 
-        x = as_array(input)
-        axis = _axis(self.name, check_int(self.name, "dim", dim), x.ndim, "dim")
-        i = check_int(self.name, "index", index)
-        if not -x.shape[axis] <= i < x.shape[axis]:
-            raise ValueError(f"For '{self.name}', 'index' must be in [{-x.shape[axis]}, {x.shape[axis]}) for "
-                             f"axis {axis} of size {x.shape[axis]}, but got {i}.")
-        return jnp.take(x, i % x.shape[axis], axis=axis)
+        x = as_array(input_tensor)
+        dim = _axis(self.name, check_int(self.name, "axis", axis), x.ndim, "axis")
+        i = check_int(self.name, "input_indices", input_indices)
+        if not 0 <= i < x.shape[dim]:
+            raise ValueError(f"For '{self.name}', 'input_indices' must be in [0, {x.shape[dim]}) for axis {dim} of "
+                             f"size {x.shape[dim]}, but got {i}.")
+        return jnp.take(x, i, axis=dim)
 
 
 class CopyWithSlice(Primitive):
-    """Copy ``src`` into the Tensor ``self`` in place (same shape and dtype) and return it.
-    Call: ``CopyWithSlice()(self, src)``."""
+    """Copy ``y`` into the Tensor ``x`` in place (same shape and dtype) and return ``x``.
+    Call: ``CopyWithSlice()(x, y)``."""
 
     _strategy_inputs = 2
 
     def __init__(self) -> None:
         super().__init__()
+        self.add_prim_attr("side_effect_mem", True)
+        self.init_prim_io_names(inputs=["x", "y"], outputs=["x"])
 
-    def __call__(self, self_tensor: Any, src: Any) -> Any:
-        if not isinstance(self_tensor, Tensor):
-            raise TypeError(f"For '{self.name}', 'self' must be a Tensor, but got {type(self_tensor).__name__}.")
-        dst, value = self_tensor._value, as_array(src)
+    def __call__(self, x: Any, y: Any) -> Any:
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For '{self.name}', 'x' must be a Tensor, but got {type(x).__name__}.")
+        dst, value = x._value, as_array(y)
         if value.shape != dst.shape:
-            raise ValueError(f"For '{self.name}', 'src' must have the shape of 'self' {tuple(dst.shape)}, but got "
+            raise ValueError(f"For '{self.name}', 'y' must have the shape of 'x' {tuple(dst.shape)}, but got "
                              f"{tuple(value.shape)}.")
         if value.dtype != dst.dtype:
-            raise TypeError(f"For '{self.name}', 'src' must have the dtype of 'self' {dst.dtype}, but got "
+            raise TypeError(f"For '{self.name}', 'y' must have the dtype of 'x' {dst.dtype}, but got "
                             f"{value.dtype}.")
-        return self_tensor.assign_value(value)
+        return x.assign_value(value)
 
 
 class EmbeddingLookup(Primitive):

@@ -2381,6 +2381,13 @@ class ExtractVolumePatches(Primitive):
             raise ValueError(f"For '{self.name}', 'input_x' must be 5-D (N, C, D, H, W), but got shape "
                              f"{tuple(x.shape)}.")
         kernel = self.kernel_size[2:]
+        if self.padding == "SAME":
+            for axis, (size, k, s) in enumerate(zip(x.shape[2:], kernel, self.strides[2:])):
+                pad = ((size + s - 1) // s - 1) * s + k - size
+                if pad < 0:
+                    raise ValueError(f"For '{self.name}', the 'SAME' padding of axis {axis + 2} (input {size}, "
+                                     f"kernel {k}, stride {s}) must be >= 0, but got {pad}: the kernel must not be "
+                                     f"smaller than the stride where the stride does not divide the input.")
         patches = jax.lax.conv_general_dilated_patches(
             x, kernel, self.strides[2:], self.padding,
             dimension_numbers=("NCDHW", "OIDHW", "NCDHW"), precision=jax.lax.Precision.HIGHEST)
