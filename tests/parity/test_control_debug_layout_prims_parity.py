@@ -1,6 +1,7 @@
 """Primitives against MindSpore 2.10's CPU kernels: functional control flow (WhileLoop, ForiLoop, Scan),
 CheckNumerics, Assert, PyFunc, TensorToTuple, DtypeToEnum, views, EmbeddingLookup, DataFormatDimMap,
-DataFormatVecPermute, ExtractVolumePatches and FractionalMaxPool3DWithFixedKsize.
+DataFormatVecPermute, ExtractVolumePatches, FractionalMaxPool3DWithFixedKsize, and the window rule of
+FractionalMaxPool/FractionalAvgPool.
 
 Left out because MindSpore 2.10's CPU build cannot run them: ConfusionMatrix and DropoutGenMask (no CPU
 kernel), Dilation2D (its pad_mode attribute fails to convert), ScalarCast (calls ``np.cast``, gone in
@@ -148,3 +149,21 @@ def test_extract_volume_patches_rejects_negative_same_padding_as_mindspore():
     for fw in (mindspore, mindjax):
         with pytest.raises(ValueError, match="padding"):
             fw.ops.ExtractVolumePatches((1, 1, 1, 2, 2), (1, 1, 2, 1, 1), "SAME")(fw.Tensor(x)).asnumpy()
+
+
+@pytest.mark.parametrize("cls, reduce", [("FractionalMaxPool", "max"), ("FractionalAvgPool", "mean")])
+@pytest.mark.parametrize("pseudo_random", [False, True])
+@pytest.mark.parametrize("overlapping", [False, True])
+def test_fractional_pool_window_rule_is_mindspores(cls, reduce, pseudo_random, overlapping):
+    """The boundaries are random in both (different generators): each framework's output must be the
+    reduction of the windows its own boundaries give, by the one numpy rule, and the shapes and dtypes equal."""
+    from tests.ops.test_pooling_dropout_primitives import fractional_reference
+
+    x = RNG.standard_normal((2, 9, 7, 3)).astype(np.float32)
+    for fw in (mindspore, mindjax):
+        op = getattr(fw.ops, cls)([1.0, 1.5, 1.7, 1.0], pseudo_random=pseudo_random, overlapping=overlapping,
+                                  deterministic=True, seed=3, seed2=1)
+        y, rows, cols = (o.asnumpy() for o in op(fw.Tensor(x)))
+        assert y.shape == (2, 6, 4, 3) and rows.dtype == cols.dtype == np.int64
+        assert rows[0] == 0 and rows[-1] == 9 and cols[-1] == 7
+        np.testing.assert_allclose(y, fractional_reference(x, rows, cols, overlapping, reduce), rtol=1e-5, atol=1e-6)

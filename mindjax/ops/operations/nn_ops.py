@@ -2395,3 +2395,170 @@ class ExtractVolumePatches(Primitive):
         n, c, out = x.shape[0], x.shape[1], patches.shape[2:]
         ordered = patches.reshape((n, c) + kernel + out).transpose((0, 2, 3, 4, 1, 5, 6, 7))
         return ordered.reshape(patches.shape).astype(x.dtype)
+
+
+# --- dropout as two ops: a bit mask, then its application -----------------------------------------------
+
+def _keep_prob(prim: str, keep_prob: Any) -> jax.Array:
+    p = jnp.asarray(as_array(keep_prob))
+    if p.size != 1 or not jnp.issubdtype(p.dtype, jnp.floating):
+        raise TypeError(f"For '{prim}', 'keep_prob' must be a float scalar Tensor, but got {p.dtype} of shape "
+                        f"{tuple(p.shape)}.")
+    if not isinstance(p, jax.core.Tracer) and not 0 < float(p.reshape(())) <= 1:
+        raise ValueError(f"For '{prim}', 'keep_prob' must be in (0, 1], but got {float(p.reshape(()))}.")
+    return p.reshape(())
+
+
+class DropoutGenMask(Primitive):
+    """A random keep mask as bits: bit ``i`` (little-endian in each byte) keeps element ``i`` with probability
+    ``keep_prob``. The mask has ``ceil(prod(shape) / 128) * 16`` uint8 bytes, as MindSpore's.
+
+    Arguments:
+        Seed0, Seed1: mixed into the global key when non-zero (as ``Dropout``).
+
+    Call: ``DropoutGenMask(Seed0, Seed1)(shape, keep_prob)`` -> a 1-D uint8 Tensor for ``DropoutDoMask``.
+    """
+
+    def __init__(self, Seed0: int = 0, Seed1: int = 0) -> None:  # noqa: N803 - MindSpore's names
+        super().__init__()
+        self.init_prim_io_names(inputs=["shape", "keep_prob"], outputs=["output"])
+        record(self, Seed0=check_int(self.name, "Seed0", Seed0), Seed1=check_int(self.name, "Seed1", Seed1))
+        self.add_prim_attr("side_effect_hidden", True)
+
+    def __call__(self, shape: Any, keep_prob: Any) -> jax.Array:
+        if not isinstance(shape, tuple) or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0
+                                                   for d in shape):
+            raise TypeError(f"For '{self.name}', 'shape' must be a tuple of positive ints, but got {shape!r}.")
+        p = _keep_prob(self.name, keep_prob)
+        count = int(np.prod(shape))
+        bits = -(-count // 128) * 128
+        seed = self.Seed0 * 1000003 + self.Seed1 if (self.Seed0 or self.Seed1) else None
+        keep = jax.random.uniform(F._key(seed), (bits,)) < p
+        return jnp.packbits(keep, bitorder="little")
+
+
+class DropoutDoMask(Primitive):
+    """Apply a ``DropoutGenMask`` bit mask: kept elements scaled by ``1 / keep_prob``, the rest zero.
+    Call: ``DropoutDoMask()(input_x, mask, keep_prob)``."""
+
+    _strategy_inputs = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input_x: Any, mask: Any, keep_prob: Any) -> jax.Array:
+        x, m = as_array(input_x), as_array(mask)
+        if m.dtype != jnp.uint8 or m.ndim != 1:
+            raise TypeError(f"For '{self.name}', 'mask' must be a 1-D uint8 Tensor (DropoutGenMask's), but got "
+                            f"{m.dtype} of shape {tuple(m.shape)}.")
+        if m.size * 8 < x.size:
+            raise ValueError(f"For '{self.name}', 'mask' holds {m.size * 8} bits, fewer than the {x.size} elements "
+                             f"of 'input_x'.")
+        p = _keep_prob(self.name, keep_prob)
+        keep = jnp.unpackbits(m, bitorder="little")[:x.size].reshape(x.shape).astype(x.dtype)
+        return (x * keep / p.astype(x.dtype)).astype(x.dtype)
+
+
+# --- fractional pooling with pooling sequences (FractionalMaxPool, FractionalAvgPool) ---------------------
+
+def _pooling_sequence(key: Any, size: int, out: int, ratio: float, pseudo_random: bool) -> jax.Array:
+    """The ``out + 1`` window boundaries over ``size`` rows: 0, increasing, ending at ``size``."""
+    if pseudo_random:
+        # Boundaries ceil(ratio * (i + u)) - ceil(ratio * u), u drawn so that every window is non-empty.
+        u_max = min((size + 1) / ratio - out, (size + 1 + ratio) / ratio - (out + 1))
+        u = jax.random.uniform(key, ()) * u_max
+        inner = jnp.ceil(ratio * (jnp.arange(1, out) + u)) - jnp.ceil(ratio * u)
+        return jnp.concatenate([jnp.zeros(1), inner, jnp.full(1, size)]).astype(jnp.int64)
+    # Windows of size // out, size - (size // out) * out of them one longer, in random order.
+    base, longer = size // out, size - (size // out) * out
+    steps = base + (jax.random.permutation(key, out) < longer)
+    return jnp.concatenate([jnp.zeros(1, steps.dtype), jnp.cumsum(steps)]).astype(jnp.int64)
+
+
+def _window_masks(seq: jax.Array, size: int, overlapping: bool) -> jax.Array:
+    """``(out, size)`` bool: row ``h`` is in window ``i`` (its end row too when overlapping)."""
+    h = jnp.arange(size)[None, :]
+    start, end = seq[:-1, None], seq[1:, None]
+    inside = (h >= start) & (h < end)
+    return inside | ((h == end) & (end < size)) if overlapping else inside
+
+
+class _FractionalPool(Primitive):
+    """Fractional pooling of NHWC input over randomly sized windows (MindSpore's TF-style ops)."""
+
+    _reduce = "max"
+
+    def __init__(self, pooling_ratio: Any, pseudo_random: bool = False, overlapping: bool = False,
+                 deterministic: bool = False, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x"], outputs=["y", "row_pooling_sequence", "col_pooling_sequence"])
+        if not isinstance(pooling_ratio, (list, tuple)) or len(pooling_ratio) != 4 or not all(
+                isinstance(r, (int, float)) and not isinstance(r, bool) for r in pooling_ratio):
+            raise TypeError(f"For '{self.name}', 'pooling_ratio' must be a list or tuple of 4 floats, but got "
+                            f"{pooling_ratio!r}.")
+        if pooling_ratio[0] != 1.0 or pooling_ratio[3] != 1.0:
+            raise ValueError(f"For '{self.name}', the first and last elements of 'pooling_ratio' must be 1.0, but "
+                             f"got {tuple(pooling_ratio)}.")
+        if pooling_ratio[1] < 1.0 or pooling_ratio[2] < 1.0:
+            raise ValueError(f"For '{self.name}', the second and third elements of 'pooling_ratio' must be >= 1.0, "
+                             f"but got {tuple(pooling_ratio)}.")
+        for arg, value in (("pseudo_random", pseudo_random), ("overlapping", overlapping),
+                           ("deterministic", deterministic)):
+            check_bool(self.name, arg, value)
+        seed, seed2 = check_int(self.name, "seed", seed), check_int(self.name, "seed2", seed2)
+        if not deterministic and (seed or seed2):
+            raise ValueError(f"For '{self.name}', both 'seed' and 'seed2' must be 0 if 'deterministic' is false, "
+                             f"but got seed={seed}, seed2={seed2}.")
+        record(self, pooling_ratio=tuple(float(r) for r in pooling_ratio), pseudo_random=pseudo_random,
+               overlapping=overlapping, deterministic=deterministic, seed=seed, seed2=seed2)
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        a = as_array(x)
+        if a.ndim != 4:
+            raise ValueError(f"For '{self.name}', 'x' must be 4-D (N, H, W, C), but got shape {tuple(a.shape)}.")
+        if a.dtype not in (jnp.float32, jnp.float64, jnp.int32, jnp.int64):
+            raise TypeError(f"For '{self.name}', 'x' must be float32, float64, int32 or int64, but got {a.dtype}.")
+        h, w = a.shape[1], a.shape[2]
+        oh, ow = int(h // self.pooling_ratio[1]), int(w // self.pooling_ratio[2])
+        if oh < 1 or ow < 1:
+            raise ValueError(f"For '{self.name}', the output would be empty: input (H, W) = ({h}, {w}) with ratios "
+                             f"{self.pooling_ratio[1:3]}.")
+        key = (jax.random.PRNGKey(self.seed * 1000003 + self.seed2) if self.deterministic else F._key(None))
+        row_key, col_key = jax.random.split(key)
+        rows = _pooling_sequence(row_key, h, oh, self.pooling_ratio[1], self.pseudo_random)
+        cols = _pooling_sequence(col_key, w, ow, self.pooling_ratio[2], self.pseudo_random)
+        rmask, cmask = _window_masks(rows, h, self.overlapping), _window_masks(cols, w, self.overlapping)
+        if self._reduce == "max":
+            low = jnp.array(-jnp.inf if jnp.issubdtype(a.dtype, jnp.floating) else jnp.iinfo(a.dtype).min, a.dtype)
+            by_rows = jnp.where(rmask[None, :, :, None, None], a[:, None], low).max(axis=2)
+            y = jnp.where(cmask[None, None, :, :, None], by_rows[:, :, None], low).max(axis=3)
+        else:
+            sums = jnp.einsum("ih,nhwc,jw->nijc", rmask.astype(jnp.float32), a.astype(jnp.float32),
+                              cmask.astype(jnp.float32), precision=jax.lax.Precision.HIGHEST)
+            counts = rmask.sum(axis=1)[:, None] * cmask.sum(axis=1)[None, :]
+            y = sums / counts[None, :, :, None]
+            y = y.astype(a.dtype) if jnp.issubdtype(a.dtype, jnp.floating) else jnp.floor(y).astype(a.dtype)
+        return y, rows, cols
+
+
+class FractionalMaxPool(_FractionalPool):
+    """Fractional max pooling of ``(N, H, W, C)`` input over windows of random sizes.
+
+    Arguments:
+        pooling_ratio: ``[1.0, ratio_h, ratio_w, 1.0]``, the middle two >= 1.
+        pseudo_random: pseudo-random (True) or random (False) window boundaries. Default: ``False``.
+        overlapping: each window also takes the next boundary's row and column. Default: ``False``.
+        deterministic: draw from ``seed``/``seed2`` (the same windows each call) instead of the global key.
+        seed, seed2: the seeds; both must be 0 unless ``deterministic``.
+
+    Call: ``FractionalMaxPool(pooling_ratio)(x)`` -> ``(y, row_pooling_sequence, col_pooling_sequence)``, ``y``
+    of shape ``(N, H // ratio_h, W // ratio_w, C)`` and the int64 window boundaries.
+    """
+
+    _reduce = "max"
+
+
+class FractionalAvgPool(_FractionalPool):
+    """Fractional average pooling; arguments, call and outputs as :class:`FractionalMaxPool`."""
+
+    _reduce = "mean"
