@@ -129,3 +129,12 @@ def test_scan_checks_its_arguments_naming_them():
         ops.Scan()(lambda c, x: (c, x), 0, None)
     with pytest.raises(ValueError, match=r"For 'Scan', the return value of loop_func must be a tuple of two"):
         ops.Scan()(lambda c, x: c, 0, [1])
+
+
+def test_traced_while_loop_is_reverse_differentiable():
+    def f(x):
+        out, _ = ops.WhileLoop()(lambda v: v[1] < 3, lambda v: (v[0] * x, v[1] + 1), (x, jnp.int32(0)))
+        return out
+
+    assert float(jax.jit(f)(2.0)) == 16.0
+    assert float(jax.grad(f)(2.0)) == 32.0  # d/dx x**4

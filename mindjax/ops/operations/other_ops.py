@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.tensor import Tensor, as_array, unwrap, user_code
+from mindjax.ops.loops import differentiable_while_loop
 from mindjax.ops.operations._base import Primitive, check_bool, record as record_attrs
 # Existing Primitives of this family, re-exported under MindSpore's module path.
 from mindjax.ops.primitives import Assign, Depend, StopGradient  # noqa: F401
@@ -192,7 +193,8 @@ class WhileLoop(Primitive):
     Call: ``WhileLoop()(cond_func, loop_func, init_val)`` -> the final value, of ``init_val``'s structure.
     Eagerly (and while the condition is a Python value) the loop runs in Python, as MindSpore's PYNATIVE
     does; when the condition depends on traced values (GRAPH mode, ``ms.jit``) the rest runs as one XLA
-    while loop, whose carried values must keep their shapes.
+    while loop, whose carried values must keep their shapes; it is reverse-differentiable (the checkpointed
+    loop of :mod:`mindjax.ops.loops`, as graph-mode ``while``).
     """
 
     _strategy_inputs = None
@@ -225,7 +227,7 @@ class WhileLoop(Primitive):
             return tuple(carry.to_arrays(_run_user(self.name, loop_func, carry.to_user(arrays)),
                                          "the return value of loop_func"))
 
-        out = jax.lax.while_loop(cond, body, tuple(carry.init))
+        out = differentiable_while_loop(cond, body, tuple(carry.init))
         return jax.tree_util.tree_unflatten(carry.treedef, list(out))
 
 
