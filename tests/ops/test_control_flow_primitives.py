@@ -137,4 +137,5 @@ def test_traced_while_loop_is_reverse_differentiable():
         return out
 
     assert float(jax.jit(f)(2.0)) == 16.0
-    assert float(jax.grad(f)(2.0)) == 32.0  # d/dx x**4
+    assert "while" in str(jax.make_jaxpr(jax.grad(jax.jit(f)))(2.0))
+    assert float(jax.grad(jax.jit(f))(2.0)) == 32.0  # d/dx x**4, through the compiled loop
