@@ -1,10 +1,10 @@
 """Primitives against MindSpore 2.10's CPU kernels: functional control flow (WhileLoop, ForiLoop, Scan),
 CheckNumerics, Assert, PyFunc, TensorToTuple, DtypeToEnum, views, EmbeddingLookup, DataFormatDimMap,
 DataFormatVecPermute, ExtractVolumePatches, FractionalMaxPool3DWithFixedKsize, and the window rule of
-FractionalMaxPool/FractionalAvgPool.
+FractionalMaxPool/FractionalAvgPool, CompareAndBitpack, SparseToDense and RaggedRange.
 
-Left out because MindSpore 2.10's CPU build cannot run them: ConfusionMatrix and DropoutGenMask (no CPU
-kernel), Dilation2D (its pad_mode attribute fails to convert), ScalarCast (calls ``np.cast``, gone in
+Left out because MindSpore 2.10's CPU build cannot run them: ConfusionMatrix, DropoutGenMask and SparseGatherV2 (no
+CPU kernel), Dilation2D (its pad_mode attribute fails to convert), ScalarCast (calls ``np.cast``, gone in
 numpy 2) and ScalarToArray (no shape inference)."""
 import os
 
@@ -167,3 +167,22 @@ def test_fractional_pool_window_rule_is_mindspores(cls, reduce, pseudo_random, o
         assert y.shape == (2, 6, 4, 3) and rows.dtype == cols.dtype == np.int64
         assert rows[0] == 0 and rows[-1] == 9 and cols[-1] == 7
         np.testing.assert_allclose(y, fractional_reference(x, rows, cols, overlapping, reduce), rtol=1e-5, atol=1e-6)
+
+
+def test_compare_and_bitpack_sparse_to_dense_and_ragged_range_equal_mindspore():
+    x = RNG.standard_normal((3, 16)).astype(np.float32)
+    want, got = _each(lambda fw: fw.ops.CompareAndBitpack()(fw.Tensor(x), fw.Tensor(np.float32(0.1))).asnumpy())
+    np.testing.assert_array_equal(got, want)
+    idx, val = np.array([[0, 1, 0], [1, 2, 3], [2, 0, 1]], np.int64), RNG.standard_normal(3).astype(np.float32)
+    want, got = _each(lambda fw: fw.ops.SparseToDense()(fw.Tensor(idx), fw.Tensor(val), (3, 3, 4)).asnumpy())
+    np.testing.assert_array_equal(got, want)
+    for tsplits in ("int32", "int64"):
+        def run(fw):
+            return [o.asnumpy() for o in fw.ops.RaggedRange(getattr(fw, tsplits))(
+                fw.Tensor(np.array([2, 5, 8, 0], np.int64)), fw.Tensor(np.array([3, 5, 12, -4], np.int64)),
+                fw.Tensor(np.array([1, 2, 3, -2], np.int64)))]
+
+        (want_s, want_v), (got_s, got_v) = _each(run)
+        np.testing.assert_array_equal(got_s, want_s)
+        np.testing.assert_array_equal(got_v, want_v)
+        assert got_s.dtype == want_s.dtype and got_v.dtype == want_v.dtype
