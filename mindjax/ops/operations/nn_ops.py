@@ -2288,7 +2288,8 @@ def _four(prim: str, name: str, value: Any, data_format: str) -> tuple[int, int]
 
 
 class Dilation2D(Primitive):
-    """Grayscale morphological dilation: ``y[n, c, h, w] = max_{i, j} x[n, c, h*sH + i*dH, w*sW + j*dW] + filter[c, i, j]``.
+    """Grayscale morphological dilation:
+    ``y[n, c, h, w] = max_{i, j} x[n, c, h*sH + i*dH, w*sW + j*dW] + filter[c, i, j]``.
 
     Arguments:
         stride: an int, ``(sH, sW)`` or a 4-tuple in ``data_format`` order.
