@@ -330,6 +330,21 @@ def is_float(dtype: Any) -> bool:
     return bool(jnp.issubdtype(to_jax_dtype(dtype), jnp.floating))
 
 
+# MindSpore's TypeId of each dtype (``DtypeToEnum``, the ``dtype`` input of a MINDIR ``Cast``).
+_TYPE_IDS = {"bool": 30, "int8": 32, "int16": 33, "int32": 34, "int64": 35, "uint8": 37, "uint16": 38,
+             "uint32": 39, "uint64": 40, "float16": 42, "float32": 43, "float64": 44, "bfloat16": 45,
+             "complex64": 51, "complex128": 52}
+
+
+def type_id(dtype: Any) -> int | None:
+    """MindSpore's TypeId number of a tensor dtype (``mindspore.float32`` -> 43), None for other types.
+
+    Arguments:
+        dtype: anything :func:`to_jax_dtype` accepts.
+    """
+    return _TYPE_IDS.get(str(to_jax_dtype(dtype)))
+
+
 def dtype_to_nptype(type_: Any) -> type:
     """MindSpore's ``dtype_to_nptype``: the numpy scalar type for ``type_``."""
     return to_jax_dtype(type_).type

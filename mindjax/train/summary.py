@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from mindjax.ops.function.debug_func import take_summaries
+
 __all__ = ["SummaryRecord"]
 
 _PLUGINS = ("scalar", "histogram", "image", "tensor", "text")
@@ -47,6 +49,7 @@ class SummaryRecord:
         self._writer = SummaryWriter(logdir=log_dir, filename_suffix=file_suffix)
         self._pending: list[tuple[str, str, Any]] = []
         self._closed = False
+        take_summaries()  # as MindSpore: values the summary ops kept before this record began are dropped
 
     @property
     def event_file_name(self) -> str:
@@ -70,11 +73,13 @@ class SummaryRecord:
         self._pending.append((plugin, name, value))
 
     def record(self, step: int, train_network: Any = None, plugin_filter: Any = None) -> bool:
-        """Write the buffered values at ``step``."""
+        """Write the buffered values at ``step``, with those the summary Primitives (``ScalarSummary``,
+        ``ImageSummary``, ``TensorSummary``, ``HistogramSummary``) recorded since the last record."""
         if not isinstance(step, int) or isinstance(step, bool):
             raise ValueError(f"For 'SummaryRecord.record', 'step' must be an int, got {step!r}")
         if self._closed:
             raise RuntimeError("For 'SummaryRecord.record', the record is closed")
+        self._pending.extend(take_summaries())
         for plugin, name, value in self._pending:
             if plugin_filter is not None and not plugin_filter(plugin):
                 continue

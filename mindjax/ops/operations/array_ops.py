@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.tensor import as_array
+from mindjax.common.tensor import Tensor, as_array
 from mindjax.ops import functional as F
 from mindjax.ops.function import array_func as A
 from mindjax.ops.functional_array import _eager
@@ -1177,3 +1177,251 @@ class EditDistance(Primitive):
                 dist = dist / len(b) if b else (np.inf if a else 0.0)
             out[pos] = dist
         return jnp.asarray(out)
+
+
+# --- numerics checks, scalars and dtypes ----------------------------------------------------------------
+
+def _float_tensor(prim: str, name: str, x: Any) -> jax.Array:
+    arr = as_array(x)
+    if arr.dtype not in (jnp.float16, jnp.float32, jnp.float64):
+        raise TypeError(f"For '{prim}', the '{name}' must be a float16, float32 or float64 Tensor, but got "
+                        f"{arr.dtype}.")
+    return arr
+
+
+def _raise_on_nonfinite(prim: str, arr: Any) -> None:
+    arr = np.asarray(arr)
+    if np.isnan(arr).any():
+        raise RuntimeError(f"For '{prim}', the Tensor had NaN values.")
+    if np.isinf(arr).any():
+        raise RuntimeError(f"For '{prim}', the Tensor had Inf values.")
+
+
+class CheckNumerics(Primitive):
+    """``x`` unchanged; a RuntimeError when it holds NaN or Inf (at run time, in compiled code too).
+    Call: ``CheckNumerics()(x)`` with a float16/32/64 Tensor."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x"], outputs=["y"])
+
+    def __call__(self, x: Any) -> jax.Array:
+        arr = _float_tensor(self.name, "x", x)
+        if isinstance(arr, jax.core.Tracer):
+            jax.debug.callback(lambda v: _raise_on_nonfinite(self.name, v), arr)
+        else:
+            _raise_on_nonfinite(self.name, arr)
+        return arr
+
+
+class ScalarCast(Primitive):
+    """A Python number cast to ``int`` (``mindspore.int64``), ``float`` (``float64``) or ``bool``.
+    Call: ``ScalarCast()(input_x, input_y)`` with ``input_y`` the target dtype."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["input_x", "input_y"], outputs=["output_data"])
+
+    def __call__(self, input_x: Any, input_y: Any) -> Any:
+        import numbers
+
+        from mindjax.common import dtype as mstype
+
+        if not isinstance(input_x, (bool, numbers.Number)):
+            raise TypeError(f"For '{self.name}', the 'input_x' must be a bool or a number, but got "
+                            f"{type(input_x).__name__}.")
+        casts = {mstype.int64: int, mstype.float64: float, mstype.bool_: bool}
+        for dtype, cast in casts.items():
+            if input_y is dtype or (isinstance(input_y, mstype.Type) and input_y == dtype):
+                return cast(input_x)
+        raise ValueError(f"For '{self.name}', the supported type is in the list: [mindspore.int64, "
+                         f"mindspore.float64, mindspore.bool], but got {input_y}.")
+
+
+class ScalarToArray(Primitive):
+    """A Python number as a 0-d float32 Tensor (MindSpore's deprecated alias of ``ops.scalar_to_tensor``).
+    Call: ``ScalarToArray()(input_x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        from mindjax.ops.functional_array import scalar_to_tensor
+
+        return scalar_to_tensor(input_x)
+
+
+class TensorToTuple(Primitive):
+    """The elements of a 0-d or 1-d Tensor as a tuple (None for anything else, as MindSpore).
+    Call: ``TensorToTuple()(input_tensor)``; traced, the elements are 0-d arrays."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["input_tensor"], outputs=["output_data"])
+
+    def __call__(self, input_tensor: Any) -> Any:
+        if not isinstance(input_tensor, (Tensor, jax.Array)):
+            return None
+        arr = as_array(input_tensor)
+        if arr.ndim > 1:
+            return None
+        if isinstance(arr, jax.core.Tracer):
+            return tuple(arr.reshape(-1)[i] for i in range(arr.size))
+        return tuple(np.asarray(arr).reshape(-1).tolist())
+
+
+class DtypeToEnum(Primitive):
+    """MindSpore's TypeId number of a dtype (``mindspore.float32`` -> 43).
+    Call: ``DtypeToEnum()(op_name, arg_name, dtype)``; the names go into the error for a non-dtype."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, op_name: str, arg_name: str, dtype: Any) -> int:
+        from mindjax.common.dtype import Type, type_id
+
+        number = type_id(dtype) if isinstance(dtype, Type) else None
+        if number is None:
+            raise TypeError(f"For '{op_name}', the input '{arg_name}' should be mindspore dtype, but got {dtype}.")
+        return number
+
+
+# --- views (MindSpore's strided views; here they are new arrays, XLA decides on copies) ------------------
+
+class TransposeView(Primitive):
+    """``input`` with its axes permuted. Call: ``TransposeView()(input, input_perm)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, input_perm: Any) -> jax.Array:
+        return F.transpose(input, input_perm)
+
+
+class TransposeExtView(Primitive):
+    """``input`` with axes ``dim0`` and ``dim1`` exchanged. Call: ``TransposeExtView()(input, dim0, dim1)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, dim0: int, dim1: int) -> jax.Array:
+        return A.swapdims(input, dim0, dim1)
+
+
+class SelectView(Primitive):
+    """The slice ``input_indices`` of axis ``axis``, that axis removed.
+    Call: ``SelectView()(input_tensor, input_indices, axis)`` with ``0 <= input_indices < shape[axis]``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["input_tensor", "input_indices", "axis"], outputs=["output"])
+
+    def __call__(self, input_tensor: Any, input_indices: int, axis: int) -> jax.Array:
+        from mindjax.ops.functional import _axis
+
+        x = as_array(input_tensor)
+        dim = _axis(self.name, check_int(self.name, "axis", axis), x.ndim, "axis")
+        i = check_int(self.name, "input_indices", input_indices)
+        if not 0 <= i < x.shape[dim]:
+            raise ValueError(f"For '{self.name}', 'input_indices' must be in [0, {x.shape[dim]}) for axis {dim} of "
+                             f"size {x.shape[dim]}, but got {i}.")
+        return jnp.take(x, i, axis=dim)
+
+
+class CopyWithSlice(Primitive):
+    """Copy ``y`` into the Tensor ``x`` in place (same shape and dtype) and return ``x``.
+    Call: ``CopyWithSlice()(x, y)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_prim_attr("side_effect_mem", True)
+        self.init_prim_io_names(inputs=["x", "y"], outputs=["x"])
+
+    def __call__(self, x: Any, y: Any) -> Any:
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For '{self.name}', 'x' must be a Tensor, but got {type(x).__name__}.")
+        dst, value = x._value, as_array(y)
+        if value.shape != dst.shape:
+            raise ValueError(f"For '{self.name}', 'y' must have the shape of 'x' {tuple(dst.shape)}, but got "
+                             f"{tuple(value.shape)}.")
+        if value.dtype != dst.dtype:
+            raise TypeError(f"For '{self.name}', 'y' must have the dtype of 'x' {dst.dtype}, but got "
+                            f"{value.dtype}.")
+        return x.assign_value(value)
+
+
+class EmbeddingLookup(Primitive):
+    """Rows of ``input_params`` at ``input_indices - offset``; rows out of range come back as zeros.
+
+    Call: ``EmbeddingLookup()(input_params, input_indices, offset)`` with 1-D or 2-D params and int32/int64
+    indices -> ``input_indices.shape + input_params.shape[1:]``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["params", "indices", "offset"], outputs=["output"])
+
+    def __call__(self, input_params: Any, input_indices: Any, offset: Any) -> jax.Array:
+        params, idx = as_array(input_params), as_array(input_indices)
+        if params.ndim not in (1, 2):
+            raise ValueError(f"For '{self.name}', 'input_params' must be 1-D or 2-D, but got {params.ndim}-D "
+                             f"shape {tuple(params.shape)}.")
+        if idx.dtype not in (jnp.int32, jnp.int64):
+            raise TypeError(f"For '{self.name}', 'input_indices' must be an int32 or int64 Tensor, but got "
+                            f"{idx.dtype}.")
+        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer, Tensor, jax.Array)):
+            raise TypeError(f"For '{self.name}', 'offset' must be an int, but got {type(offset).__name__}.")
+        local = idx - as_array(offset).astype(idx.dtype)
+        valid = (local >= 0) & (local < params.shape[0])
+        rows = jnp.take(params, jnp.where(valid, local, 0), axis=0)
+        mask = valid.reshape(valid.shape + (1,) * (params.ndim - 1))
+        return jnp.where(mask, rows, jnp.zeros((), params.dtype))
+
+
+class SparseGatherV2(Primitive):
+    """Slices of ``input_params`` at ``input_indices`` along ``axis`` (as ``Gather``; MindSpore's variant for
+    sparse gradients). Call: ``SparseGatherV2()(input_params, input_indices, axis)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["params", "indices", "axis"], outputs=["output"])
+
+    def __call__(self, input_params: Any, input_indices: Any, axis: int) -> jax.Array:
+        return F.gather(input_params, input_indices, axis)
+
+
+class SparseToDense(Primitive):
+    """A dense array of ``sparse_shape``, zero but for ``values`` at the rows of ``indices``.
+    Call: ``SparseToDense()(indices, values, sparse_shape)`` with ``indices`` ``(n, len(sparse_shape))``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["indices", "values", "dense_shape"], outputs=["output"])
+
+    def __call__(self, indices: Any, values: Any, sparse_shape: Any) -> jax.Array:
+        idx, val = as_array(indices), as_array(values)
+        if not isinstance(sparse_shape, tuple) or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0
+                                                          for d in sparse_shape):
+            raise TypeError(f"For '{self.name}', 'sparse_shape' must be a tuple of positive ints, but got "
+                            f"{sparse_shape!r}.")
+        if not jnp.issubdtype(idx.dtype, jnp.integer) or idx.ndim != 2 or idx.shape[1] != len(sparse_shape):
+            raise ValueError(f"For '{self.name}', 'indices' must be integer of shape (n, {len(sparse_shape)}), but "
+                             f"got {idx.dtype} of shape {tuple(idx.shape)}.")
+        if val.shape != (idx.shape[0],):
+            raise ValueError(f"For '{self.name}', 'values' must be of shape ({idx.shape[0]},), but got "
+                             f"{tuple(val.shape)}.")
+        if not isinstance(idx, jax.core.Tracer):
+            bad = (np.asarray(idx) < 0) | (np.asarray(idx) >= np.asarray(sparse_shape))
+            if bad.any():
+                row = int(np.argwhere(bad.any(axis=1))[0, 0])
+                raise ValueError(f"For '{self.name}', row {row} of 'indices' {np.asarray(idx)[row].tolist()} is "
+                                 f"outside 'sparse_shape' {sparse_shape}.")
+        return jnp.zeros(sparse_shape, val.dtype).at[tuple(idx.T)].add(val)

@@ -1054,3 +1054,65 @@ class NMSWithMask(Primitive):
         return boxes, jnp.arange(n, dtype=jnp.int32), keep
 
 from mindjax.ops.operations.random_ops import Cauchy  # noqa: E402,F401  (MindSpore keeps it in math_ops)
+
+
+class CompareAndBitpack(Primitive):
+    """``x > threshold`` packed 8 to a byte along the last axis, the first element in the highest bit.
+    Call: ``CompareAndBitpack()(x, threshold)`` with the last axis a multiple of 8 -> uint8 ``(..., n // 8)``."""
+
+    _strategy_inputs = 2
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any, threshold: Any) -> jax.Array:
+        a, t = as_array(x), as_array(threshold)
+        if a.ndim == 0 or a.shape[-1] % 8:
+            raise ValueError(f"For '{self.name}', the last axis of 'x' must be a multiple of 8, but got shape "
+                             f"{tuple(a.shape)}.")
+        if t.size != 1:
+            raise ValueError(f"For '{self.name}', 'threshold' must be a scalar, but got shape {tuple(t.shape)}.")
+        return jnp.packbits(a > t.reshape(()), axis=-1, bitorder="big")
+
+
+class RaggedRange(Primitive):
+    """The ranges ``range(starts[i], limits[i], deltas[i])`` concatenated, with their row splits.
+
+    Arguments:
+        Tsplits: the dtype of the splits, ``mindspore.int32`` or ``mindspore.int64``.
+
+    Call: ``RaggedRange(Tsplits)(starts, limits, deltas)`` -> ``(rt_nested_splits, rt_dense_values)``; the
+    output length depends on the values, so the inputs must be concrete (not traced).
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, Tsplits: Any) -> None:  # noqa: N803 - MindSpore's name
+        super().__init__()
+        from mindjax.common.dtype import to_jax_dtype
+
+        self.init_prim_io_names(inputs=["starts", "limits", "deltas"], outputs=["rt_nested_splits",
+                                                                               "rt_dense_values"])
+        if to_jax_dtype(Tsplits) not in (np.dtype(np.int32), np.dtype(np.int64)):
+            raise TypeError(f"For '{self.name}', 'Tsplits' must be mindspore.int32 or mindspore.int64, but got "
+                            f"{Tsplits}.")
+        record(self, Tsplits=Tsplits)
+
+    def __call__(self, starts: Any, limits: Any, deltas: Any) -> tuple[jax.Array, jax.Array]:
+        from mindjax.common.dtype import to_jax_dtype
+
+        arrays = [as_array(v) for v in (starts, limits, deltas)]
+        if any(isinstance(a, jax.core.Tracer) for a in arrays):
+            raise ValueError(f"For '{self.name}', the output length depends on the input values: 'starts', "
+                             f"'limits' and 'deltas' must be concrete, not traced (call it outside jit/GRAPH mode).")
+        s, l, d = (np.asarray(a) for a in arrays)
+        if not s.shape == l.shape == d.shape or s.ndim > 1:
+            raise ValueError(f"For '{self.name}', 'starts', 'limits' and 'deltas' must be scalars or 1-D of one "
+                             f"shape, but got {s.shape}, {l.shape} and {d.shape}.")
+        if (d == 0).any():
+            raise ValueError(f"For '{self.name}', 'deltas' must not contain 0.")
+        rows = [np.arange(a, b, c, dtype=np.result_type(s, l, d)) for a, b, c in
+                zip(s.reshape(-1), l.reshape(-1), d.reshape(-1))]
+        splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(to_jax_dtype(self.Tsplits))
+        values = np.concatenate(rows) if rows else np.zeros((0,), s.dtype)
+        return jnp.asarray(splits), jnp.asarray(values.astype(np.result_type(s, l, d)))

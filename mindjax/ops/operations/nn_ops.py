@@ -2181,3 +2181,385 @@ class FractionalMaxPoolWithFixedKsize(Primitive):
         if random_samples is None:
             raise ValueError(f"For '{self.name}', 'random_samples' must be a Tensor of shape (N, C, 2).")
         return N.fractional_max_pool2d(input_x, self.ksize, self.output_shape, None, True, random_samples)
+
+
+class FractionalMaxPool3DWithFixedKsize(Primitive):
+    """Fractional max pooling of 5-D input with a fixed window, at given random offsets.
+
+    Arguments:
+        ksize: an int or ``(kD, kH, kW)``.
+        output_shape: an int or ``(oD, oH, oW)``.
+        data_format: ``'NCDHW'`` (default) or ``'NDHWC'``.
+
+    Call: ``FractionalMaxPool3DWithFixedKsize(ksize, output_shape)(x, random_samples)`` with ``random_samples``
+    ``(N, C, 3)`` offsets in ``[0, 1)`` -> ``(y, argmax)``, ``argmax`` the int64 flat ``D * H * W`` index.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, ksize: Any, output_shape: Any, data_format: str = "NCDHW") -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x", "random_samples"], outputs=["y", "argmax"])
+        if data_format not in ("NCDHW", "NDHWC"):
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCDHW' or 'NDHWC', but got {data_format!r}.")
+        record(self, ksize=ksize, output_shape=output_shape, data_format=data_format)
+
+    def __call__(self, x: Any, random_samples: Any) -> tuple[jax.Array, jax.Array]:
+        if random_samples is None:
+            raise ValueError(f"For '{self.name}', 'random_samples' must be a Tensor of shape (N, C, 3).")
+        arr = as_array(x)
+        channels_last = self.data_format == "NDHWC"
+        if channels_last:
+            arr = jnp.moveaxis(arr, -1, 1)
+        y, argmax = N.fractional_max_pool3d(arr, self.ksize, self.output_shape, None, True, random_samples)
+        if channels_last:
+            y, argmax = jnp.moveaxis(y, 1, -1), jnp.moveaxis(argmax, 1, -1)
+        return y, argmax
+
+
+# --- data-format index maps ----------------------------------------------------------------------------
+
+def _format_pair(prim: Primitive, src_format: Any, dst_format: Any) -> None:
+    for arg, value in (("src_format", src_format), ("dst_format", dst_format)):
+        if value not in ("NHWC", "NCHW"):
+            raise ValueError(f"For '{prim.name}', the '{arg}' must be str and must be in '['NHWC', 'NCHW']', "
+                             f"but got {value!r}.")
+    record(prim, src_format=src_format, dst_format=dst_format)
+
+
+def _int_tensor(prim: str, name: str, x: Any) -> jax.Array:
+    arr = as_array(x)
+    if arr.dtype not in (jnp.int32, jnp.int64):
+        raise TypeError(f"For '{prim}', the '{name}' must be an int32 or int64 Tensor, but got {arr.dtype}.")
+    return arr
+
+
+class DataFormatDimMap(Primitive):
+    """Map axis numbers (taken modulo 4) between the ``'NHWC'`` and ``'NCHW'`` layouts.
+    Call: ``DataFormatDimMap(src_format='NHWC', dst_format='NCHW')(input_x)`` with an int32/int64 Tensor."""
+
+    def __init__(self, src_format: str = "NHWC", dst_format: str = "NCHW") -> None:
+        super().__init__()
+        _format_pair(self, src_format, dst_format)
+        self.init_prim_io_names(inputs=["input_x"], outputs=["output"])
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        x = _int_tensor(self.name, "input_x", input_x)
+        table = jnp.asarray([self.src_format.index(c) for c in self.dst_format], x.dtype)
+        return table[jnp.mod(x, 4)]
+
+
+class DataFormatVecPermute(Primitive):
+    """Permute a 4-vector (or the rows of a ``(4, 2)`` array) from ``src_format`` to ``dst_format`` order.
+    Call: ``DataFormatVecPermute(src_format='NHWC', dst_format='NCHW')(input_x)`` with int32/int64 input."""
+
+    def __init__(self, src_format: str = "NHWC", dst_format: str = "NCHW") -> None:
+        super().__init__()
+        _format_pair(self, src_format, dst_format)
+        self.init_prim_io_names(inputs=["input_x"], outputs=["output"])
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        x = _int_tensor(self.name, "input_x", input_x)
+        if x.shape not in ((4,), (4, 2)):
+            raise ValueError(f"For '{self.name}', 'input_x' must be of shape (4,) or (4, 2), but got "
+                             f"{tuple(x.shape)}.")
+        return x[jnp.asarray([self.src_format.index(c) for c in self.dst_format])]
+
+
+# --- morphological dilation ----------------------------------------------------------------------------
+
+def _four(prim: str, name: str, value: Any, data_format: str) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        pair = (value, value)
+    elif isinstance(value, tuple) and len(value) == 2:
+        pair = value
+    elif isinstance(value, tuple) and len(value) == 4:
+        outer = (value[0], value[3]) if data_format == "NHWC" else (value[0], value[1])
+        if outer != (1, 1):
+            raise ValueError(f"For '{prim}', '{name}' must be (1, 1, {name}_height, {name}_width) for "
+                             f"'{data_format}' (the batch and channel entries 1), but got {value}.")
+        pair = (value[1], value[2]) if data_format == "NHWC" else (value[2], value[3])
+    else:
+        raise ValueError(f"For '{prim}', '{name}' must be a positive int or a tuple of two or four positive "
+                         f"ints, but got {value!r}.")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in pair):
+        raise ValueError(f"For '{prim}', '{name}' must hold positive ints, but got {value!r}.")
+    return int(pair[0]), int(pair[1])
+
+
+class Dilation2D(Primitive):
+    """Grayscale morphological dilation:
+    ``y[n, c, h, w] = max_{i, j} x[n, c, h*sH + i*dH, w*sW + j*dW] + filter[c, i, j]``.
+
+    Arguments:
+        stride: an int, ``(sH, sW)`` or a 4-tuple in ``data_format`` order.
+        dilation: likewise, the filter's dilation.
+        pad_mode: ``'SAME'`` (padding with -inf) or ``'VALID'``. Default: ``'SAME'``.
+        data_format: only ``'NCHW'``.
+
+    Call: ``Dilation2D(stride, dilation)(x, filter)`` with ``x`` ``(N, C, H, W)`` and ``filter`` ``(C, kH, kW)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, stride: Any, dilation: Any, pad_mode: str = "SAME", data_format: str = "NCHW") -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x", "filter"], outputs=["y"])
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCHW', but got {data_format!r}.")
+        if not isinstance(pad_mode, str) or pad_mode.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"For '{self.name}', 'pad_mode' must be 'SAME' or 'VALID', but got {pad_mode!r}.")
+        record(self, stride=_four(self.name, "stride", stride, data_format),
+               dilation=_four(self.name, "dilation", dilation, data_format), pad_mode=pad_mode.upper(),
+               data_format=data_format)
+
+    def __call__(self, x: Any, filter: Any) -> jax.Array:  # noqa: A002 - MindSpore's name
+        a, f = as_array(x), as_array(filter)
+        if a.ndim != 4 or f.ndim != 3 or f.shape[0] != a.shape[1]:
+            raise ValueError(f"For '{self.name}', 'x' must be (N, C, H, W) and 'filter' (C, kH, kW) with the same "
+                             f"C, but got {tuple(a.shape)} and {tuple(f.shape)}.")
+        (sh, sw), (dh, dw) = self.stride, self.dilation
+        kh, kw = (f.shape[1] - 1) * dh + 1, (f.shape[2] - 1) * dw + 1
+        h, w = a.shape[2], a.shape[3]
+        if self.pad_mode == "VALID":
+            if kh > h or kw > w:
+                raise ValueError(f"For '{self.name}', the dilated filter ({kh}, {kw}) must fit in the input "
+                                 f"({h}, {w}) with pad_mode 'VALID'.")
+            oh, ow, pads = (h - kh) // sh + 1, (w - kw) // sw + 1, ((0, 0), (0, 0))
+        else:
+            oh, ow = -(-h // sh), -(-w // sw)
+            ph, pw = max((oh - 1) * sh + kh - h, 0), max((ow - 1) * sw + kw - w, 0)
+            pads = ((ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2))
+        padded = jnp.pad(a, ((0, 0), (0, 0)) + pads, constant_values=-jnp.inf)
+        out = None
+        for i in range(f.shape[1]):
+            for j in range(f.shape[2]):
+                window = padded[:, :, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+                term = window + f[None, :, i, j, None, None]
+                out = term if out is None else jnp.maximum(out, term)
+        return out.astype(a.dtype)
+
+
+# --- volume patches ------------------------------------------------------------------------------------
+
+def _three(prim: str, name: str, value: Any) -> tuple[int, int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value,) * 3
+    value = tuple(value) if isinstance(value, (list, tuple)) else value
+    if isinstance(value, tuple) and len(value) == 5:
+        if value[:2] != (1, 1):
+            raise ValueError(f"For '{prim}', '{name}' must start with (1, 1) when it has 5 entries, but got {value}.")
+        value = value[2:]
+    if not isinstance(value, tuple) or len(value) != 3 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+        raise ValueError(f"For '{prim}', '{name}' must be a positive int or a tuple of 3 (or 5) positive ints, "
+                         f"but got {value!r}.")
+    return value
+
+
+class ExtractVolumePatches(Primitive):
+    """Patches of a ``(N, C, D, H, W)`` volume, stacked on the channel axis.
+
+    Arguments:
+        kernel_size: an int, 3 ints or 5 ints ``(1, 1, kD, kH, kW)``.
+        strides: likewise.
+        padding: ``'VALID'`` or ``'SAME'``.
+
+    Call: ``ExtractVolumePatches(kernel_size, strides, padding)(input_x)`` -> ``(N, C*kD*kH*kW, D', H', W')``,
+    the channel axis ordered ``(kD, kH, kW, C)``.
+    """
+
+    def __init__(self, kernel_size: Any, strides: Any, padding: str) -> None:
+        super().__init__()
+        kernel, stride = _three(self.name, "kernel_size", kernel_size), _three(self.name, "strides", strides)
+        if not isinstance(padding, str) or padding.upper() not in ("VALID", "SAME"):
+            raise ValueError(f"For '{self.name}', 'padding' must be 'VALID' or 'SAME', but got {padding!r}.")
+        record(self, kernel_size=(1, 1) + kernel, strides=(1, 1) + stride, padding=padding.upper())
+
+    def __call__(self, input_x: Any) -> jax.Array:
+        x = as_array(input_x)
+        if x.ndim != 5:
+            raise ValueError(f"For '{self.name}', 'input_x' must be 5-D (N, C, D, H, W), but got shape "
+                             f"{tuple(x.shape)}.")
+        kernel = self.kernel_size[2:]
+        if self.padding == "SAME":
+            for axis, (size, k, s) in enumerate(zip(x.shape[2:], kernel, self.strides[2:])):
+                pad = ((size + s - 1) // s - 1) * s + k - size
+                if pad < 0:
+                    raise ValueError(f"For '{self.name}', the 'SAME' padding of axis {axis + 2} (input {size}, "
+                                     f"kernel {k}, stride {s}) must be >= 0, but got {pad}: the kernel must not be "
+                                     f"smaller than the stride where the stride does not divide the input.")
+        patches = jax.lax.conv_general_dilated_patches(
+            x, kernel, self.strides[2:], self.padding,
+            dimension_numbers=("NCDHW", "OIDHW", "NCDHW"), precision=jax.lax.Precision.HIGHEST)
+        # XLA orders the patch channels (C, kD, kH, kW); MindSpore's (kD, kH, kW, C).
+        n, c, out = x.shape[0], x.shape[1], patches.shape[2:]
+        ordered = patches.reshape((n, c) + kernel + out).transpose((0, 2, 3, 4, 1, 5, 6, 7))
+        return ordered.reshape(patches.shape).astype(x.dtype)
+
+
+# --- dropout as two ops: a bit mask, then its application -----------------------------------------------
+
+def _keep_prob(prim: str, keep_prob: Any) -> jax.Array:
+    p = jnp.asarray(as_array(keep_prob))
+    if p.size != 1 or not jnp.issubdtype(p.dtype, jnp.floating):
+        raise TypeError(f"For '{prim}', 'keep_prob' must be a float scalar Tensor, but got {p.dtype} of shape "
+                        f"{tuple(p.shape)}.")
+    if not isinstance(p, jax.core.Tracer) and not 0 < float(p.reshape(())) <= 1:
+        raise ValueError(f"For '{prim}', 'keep_prob' must be in (0, 1], but got {float(p.reshape(()))}.")
+    return p.reshape(())
+
+
+class DropoutGenMask(Primitive):
+    """A random keep mask as bits: bit ``i`` (little-endian in each byte) keeps element ``i`` with probability
+    ``keep_prob``. The mask has ``ceil(prod(shape) / 128) * 16`` uint8 bytes, as MindSpore's.
+
+    Arguments:
+        Seed0, Seed1: mixed into the global key when non-zero (as ``Dropout``).
+
+    Call: ``DropoutGenMask(Seed0, Seed1)(shape, keep_prob)`` -> a 1-D uint8 Tensor for ``DropoutDoMask``.
+    """
+
+    def __init__(self, Seed0: int = 0, Seed1: int = 0) -> None:  # noqa: N803 - MindSpore's names
+        super().__init__()
+        self.init_prim_io_names(inputs=["shape", "keep_prob"], outputs=["output"])
+        record(self, Seed0=check_int(self.name, "Seed0", Seed0), Seed1=check_int(self.name, "Seed1", Seed1))
+        self.add_prim_attr("side_effect_hidden", True)
+
+    def __call__(self, shape: Any, keep_prob: Any) -> jax.Array:
+        if not isinstance(shape, tuple) or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0
+                                                   for d in shape):
+            raise TypeError(f"For '{self.name}', 'shape' must be a tuple of positive ints, but got {shape!r}.")
+        p = _keep_prob(self.name, keep_prob)
+        count = int(np.prod(shape))
+        bits = -(-count // 128) * 128
+        seed = self.Seed0 * 1000003 + self.Seed1 if (self.Seed0 or self.Seed1) else None
+        keep = jax.random.uniform(F._key(seed), (bits,)) < p
+        return jnp.packbits(keep, bitorder="little")
+
+
+class DropoutDoMask(Primitive):
+    """Apply a ``DropoutGenMask`` bit mask: kept elements scaled by ``1 / keep_prob``, the rest zero.
+    Call: ``DropoutDoMask()(input_x, mask, keep_prob)``."""
+
+    _strategy_inputs = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input_x: Any, mask: Any, keep_prob: Any) -> jax.Array:
+        x, m = as_array(input_x), as_array(mask)
+        if m.dtype != jnp.uint8 or m.ndim != 1:
+            raise TypeError(f"For '{self.name}', 'mask' must be a 1-D uint8 Tensor (DropoutGenMask's), but got "
+                            f"{m.dtype} of shape {tuple(m.shape)}.")
+        if m.size * 8 < x.size:
+            raise ValueError(f"For '{self.name}', 'mask' holds {m.size * 8} bits, fewer than the {x.size} elements "
+                             f"of 'input_x'.")
+        p = _keep_prob(self.name, keep_prob)
+        keep = jnp.unpackbits(m, bitorder="little")[:x.size].reshape(x.shape).astype(x.dtype)
+        return (x * keep / p.astype(x.dtype)).astype(x.dtype)
+
+
+# --- fractional pooling with pooling sequences (FractionalMaxPool, FractionalAvgPool) ---------------------
+
+def _pooling_sequence(key: Any, size: int, out: int, ratio: float, pseudo_random: bool) -> jax.Array:
+    """The ``out + 1`` window boundaries over ``size`` rows: 0, increasing, ending at ``size``."""
+    if pseudo_random:
+        # Boundaries ceil(ratio * (i + u)) - ceil(ratio * u), u drawn so that every window is non-empty.
+        u_max = min((size + 1) / ratio - out, (size + 1 + ratio) / ratio - (out + 1))
+        u = jax.random.uniform(key, ()) * u_max
+        inner = jnp.ceil(ratio * (jnp.arange(1, out) + u)) - jnp.ceil(ratio * u)
+        return jnp.concatenate([jnp.zeros(1), inner, jnp.full(1, size)]).astype(jnp.int64)
+    # Windows of size // out, size - (size // out) * out of them one longer, in random order.
+    base, longer = size // out, size - (size // out) * out
+    steps = base + (jax.random.permutation(key, out) < longer)
+    return jnp.concatenate([jnp.zeros(1, steps.dtype), jnp.cumsum(steps)]).astype(jnp.int64)
+
+
+def _window_masks(seq: jax.Array, size: int, overlapping: bool) -> jax.Array:
+    """``(out, size)`` bool: row ``h`` is in window ``i`` (its end row too when overlapping)."""
+    h = jnp.arange(size)[None, :]
+    start, end = seq[:-1, None], seq[1:, None]
+    inside = (h >= start) & (h < end)
+    return inside | ((h == end) & (end < size)) if overlapping else inside
+
+
+class _FractionalPool(Primitive):
+    """Fractional pooling of NHWC input over randomly sized windows (MindSpore's TF-style ops)."""
+
+    _reduce = "max"
+
+    def __init__(self, pooling_ratio: Any, pseudo_random: bool = False, overlapping: bool = False,
+                 deterministic: bool = False, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__()
+        self.init_prim_io_names(inputs=["x"], outputs=["y", "row_pooling_sequence", "col_pooling_sequence"])
+        if not isinstance(pooling_ratio, (list, tuple)) or len(pooling_ratio) != 4 or not all(
+                isinstance(r, (int, float)) and not isinstance(r, bool) for r in pooling_ratio):
+            raise TypeError(f"For '{self.name}', 'pooling_ratio' must be a list or tuple of 4 floats, but got "
+                            f"{pooling_ratio!r}.")
+        if pooling_ratio[0] != 1.0 or pooling_ratio[3] != 1.0:
+            raise ValueError(f"For '{self.name}', the first and last elements of 'pooling_ratio' must be 1.0, but "
+                             f"got {tuple(pooling_ratio)}.")
+        if pooling_ratio[1] < 1.0 or pooling_ratio[2] < 1.0:
+            raise ValueError(f"For '{self.name}', the second and third elements of 'pooling_ratio' must be >= 1.0, "
+                             f"but got {tuple(pooling_ratio)}.")
+        for arg, value in (("pseudo_random", pseudo_random), ("overlapping", overlapping),
+                           ("deterministic", deterministic)):
+            check_bool(self.name, arg, value)
+        seed, seed2 = check_int(self.name, "seed", seed), check_int(self.name, "seed2", seed2)
+        if not deterministic and (seed or seed2):
+            raise ValueError(f"For '{self.name}', both 'seed' and 'seed2' must be 0 if 'deterministic' is false, "
+                             f"but got seed={seed}, seed2={seed2}.")
+        record(self, pooling_ratio=tuple(float(r) for r in pooling_ratio), pseudo_random=pseudo_random,
+               overlapping=overlapping, deterministic=deterministic, seed=seed, seed2=seed2)
+
+    def __call__(self, x: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        a = as_array(x)
+        if a.ndim != 4:
+            raise ValueError(f"For '{self.name}', 'x' must be 4-D (N, H, W, C), but got shape {tuple(a.shape)}.")
+        if a.dtype not in (jnp.float32, jnp.float64, jnp.int32, jnp.int64):
+            raise TypeError(f"For '{self.name}', 'x' must be float32, float64, int32 or int64, but got {a.dtype}.")
+        h, w = a.shape[1], a.shape[2]
+        oh, ow = int(h // self.pooling_ratio[1]), int(w // self.pooling_ratio[2])
+        if oh < 1 or ow < 1:
+            raise ValueError(f"For '{self.name}', the output would be empty: input (H, W) = ({h}, {w}) with ratios "
+                             f"{self.pooling_ratio[1:3]}.")
+        key = (jax.random.PRNGKey(self.seed * 1000003 + self.seed2) if self.deterministic else F._key(None))
+        row_key, col_key = jax.random.split(key)
+        rows = _pooling_sequence(row_key, h, oh, self.pooling_ratio[1], self.pseudo_random)
+        cols = _pooling_sequence(col_key, w, ow, self.pooling_ratio[2], self.pseudo_random)
+        rmask, cmask = _window_masks(rows, h, self.overlapping), _window_masks(cols, w, self.overlapping)
+        if self._reduce == "max":
+            low = jnp.array(-jnp.inf if jnp.issubdtype(a.dtype, jnp.floating) else jnp.iinfo(a.dtype).min, a.dtype)
+            by_rows = jnp.where(rmask[None, :, :, None, None], a[:, None], low).max(axis=2)
+            y = jnp.where(cmask[None, None, :, :, None], by_rows[:, :, None], low).max(axis=3)
+        else:
+            sums = jnp.einsum("ih,nhwc,jw->nijc", rmask.astype(jnp.float32), a.astype(jnp.float32),
+                              cmask.astype(jnp.float32), precision=jax.lax.Precision.HIGHEST)
+            counts = rmask.sum(axis=1)[:, None] * cmask.sum(axis=1)[None, :]
+            y = sums / counts[None, :, :, None]
+            y = y.astype(a.dtype) if jnp.issubdtype(a.dtype, jnp.floating) else jnp.floor(y).astype(a.dtype)
+        return y, rows, cols
+
+
+class FractionalMaxPool(_FractionalPool):
+    """Fractional max pooling of ``(N, H, W, C)`` input over windows of random sizes.
+
+    Arguments:
+        pooling_ratio: ``[1.0, ratio_h, ratio_w, 1.0]``, the middle two >= 1.
+        pseudo_random: pseudo-random (True) or random (False) window boundaries. Default: ``False``.
+        overlapping: each window also takes the next boundary's row and column. Default: ``False``.
+        deterministic: draw from ``seed``/``seed2`` (the same windows each call) instead of the global key.
+        seed, seed2: the seeds; both must be 0 unless ``deterministic``.
+
+    Call: ``FractionalMaxPool(pooling_ratio)(x)`` -> ``(y, row_pooling_sequence, col_pooling_sequence)``, ``y``
+    of shape ``(N, H // ratio_h, W // ratio_w, C)`` and the int64 window boundaries.
+    """
+
+    _reduce = "max"
+
+
+class FractionalAvgPool(_FractionalPool):
+    """Fractional average pooling; arguments, call and outputs as :class:`FractionalMaxPool`."""
+
+    _reduce = "mean"

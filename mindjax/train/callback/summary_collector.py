@@ -93,7 +93,8 @@ class SummaryCollector(Callback):
             if text_fn is not None:
                 record.add_value("text", "compiled_step_hlo", text_fn())
             self._graph_written = True
-        if self._collect["collect_metric"] and self._due(cb_params):
+        due = self._due(cb_params)
+        if self._collect["collect_metric"] and due:
             loss = _loss_value(cb_params.get("net_outputs"))
             if isinstance(loss, float):
                 record.add_value("scalar", "loss", loss)
@@ -102,8 +103,12 @@ class SummaryCollector(Callback):
             lr = self._step_lr
             if lr is not None:
                 record.add_value("scalar", "learning_rate", lr)
+        if due:
             self._last_step = step
-        record.record(step)
+        # As MindSpore, the summary ops' values are written at collection steps only (the newest per tag);
+        # between them nothing waits for the device.
+        if due or record._pending:
+            record.record(step)
 
     @staticmethod
     def _learning_rate(optimizer: Any) -> float | None:

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from mindjax.common.dtype import type_id as _type_id
 from mindjax.train.serialization._mindir_proto import ATTR, NP_TO_DTYPE, messages
 
 __all__ = ["build_graph"]
@@ -32,9 +33,6 @@ _BINARY = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Maximum", "min": "M
            "ge": "GreaterEqual"}
 _REDUCE = {"reduce_sum": "ReduceSum", "reduce_max": "ReduceMax", "reduce_min": "ReduceMin",
            "reduce_prod": "ReduceProd"}
-# MindSpore's TypeId of each dtype (the ``dtype`` input of ``Cast``).
-_TYPE_ID = {"bool": 30, "int8": 32, "int16": 33, "int32": 34, "int64": 35, "uint8": 37, "uint16": 38,
-            "uint32": 39, "uint64": 40, "float16": 42, "float32": 43, "float64": 44}
 _INLINE = {"pjit", "jit", "closed_call", "core_call", "custom_jvp_call", "custom_vjp_call",
            "custom_vjp_call_jaxpr", "remat", "checkpoint", "custom_lin"}
 
@@ -256,7 +254,7 @@ class _Translator:
                 b.meta[node] = ("axis1", src)
             return [node]
         if name == "convert_element_type":
-            type_id = _TYPE_ID.get(np.dtype(out.dtype).name) if str(out.dtype) != "bfloat16" else None
+            type_id = _type_id(out.dtype) if str(out.dtype) != "bfloat16" else None
             if type_id is not None:
                 return [b.op("Cast", [ins[0], b.const(type_id)], avals)]
             return None

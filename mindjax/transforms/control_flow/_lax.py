@@ -28,6 +28,7 @@ from mindjax.common.tensor import Tensor
 from mindjax.common.random import RNG_STATE
 from mindjax.cells.state import run_with_state
 from mindjax.common.variable import Variable, current_tracker
+from mindjax.ops.loops import CHECKPOINTS, differentiable_while_loop  # noqa: F401 - CHECKPOINTS re-exported
 from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
 
 try:  # keeps Python-number weakness across a join (1.0 stays weak next to float16)
@@ -37,7 +38,6 @@ except ImportError:  # pragma: no cover - private API moved
 
 _PY_NUMBERS = (bool, int, float, complex)
 _ARRAYS = (jax.Array, np.ndarray, np.generic, Tensor)
-CHECKPOINTS = 16   # treeverse checkpoints of a differentiable while loop
 
 
 def _opaque(x: Any) -> bool:
@@ -813,24 +813,13 @@ def while_loop(cond_fn: Callable[..., Any], body_fn: Callable[..., Sequence[Any]
 
     init = tuple(init_carry(specs, state)) + tuple(jnp.asarray(v._raw) for v in carried)
     try:
-        out = _differentiable_while(lambda c: pred_of(c), body, init)
+        out = differentiable_while_loop(lambda c: pred_of(c), body, init)
     except Exception as err:
         note(err, info, what)
         raise
     for var, val in zip(carried, out[n_user:]):
         var._value = val
     return split(specs, out[:n_user])
-
-
-def _differentiable_while(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any],
-                          init: tuple[Any, ...]) -> tuple[Any, ...]:
-    if not any(jnp.issubdtype(jnp.asarray(x).dtype, jnp.inexact) for x in init):
-        return jax.lax.while_loop(cond_fun, body_fun, init)
-    try:
-        import equinox.internal as eqxi  # reverse mode through a while: online treeverse checkpoints
-    except ImportError:  # forward still works; jax.grad then raises its own clear error
-        return jax.lax.while_loop(cond_fun, body_fun, init)
-    return eqxi.while_loop(cond_fun, body_fun, init, kind="checkpointed", checkpoints=CHECKPOINTS)
 
 
 def scan_loop(xs: Any, body_fn: Callable[..., Sequence[Any]], state: Sequence[Any],
