@@ -214,6 +214,9 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
         data = data._value
     if isinstance(data, jax.Array):
         return data if dtype is None or data.dtype == dtype else data.astype(dtype)
+    # ``Tensor(arr)`` copies, as in MindSpore. JAX copies a host buffer asynchronously, so a
+    # write to the caller's ``arr`` right after the call could show in the Tensor: wait for it.
+    callers = isinstance(data, np.ndarray)
     if dtype is None:
         dtype = _infer_dtype(data)
     if isinstance(data, (list, tuple)):
@@ -224,7 +227,8 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
     if np_dtype.kind in "USO":
         raise TypeError(f"For 'Tensor', 'input_data' must be numeric or bool data, got {np_dtype} "
                         f"({type(data).__name__})")
-    return jnp.asarray(data, dtype=_narrowed(np_dtype))
+    out = jnp.asarray(data, dtype=_narrowed(np_dtype))
+    return out.block_until_ready() if callers else out
 
 
 def _dynamic_dim(d: Any) -> bool:
@@ -276,6 +280,60 @@ class LazyInit:
         from mindjax.common.initializer import initializer  # lazy: initializer imports tensor
 
         return as_array(initializer(self.init, self.shape, self.dtype))
+
+
+class NumpyStorage:
+    """The value of a Tensor made by :func:`from_numpy`: the numpy array is its storage.
+
+    MindSpore's ``from_numpy`` shares memory with the array: a later write to the
+    array (``arr[0] = 1``, ``np.add(arr, 1, out=arr)``) shows in the Tensor, an
+    in-place write to the Tensor (``t[0] = 1``, ``t.add_(1)``) shows in the array,
+    and ``t.asnumpy()`` is the array itself. So the Tensor keeps the array, and
+    each read of its value (an op, printing, a compiled call's argument) makes
+    the ``jax.Array`` from the array's current contents.
+
+    A read copies the array into a private buffer first. XLA:CPU would alias a
+    64-byte-aligned numpy buffer zero-copy and reads a host buffer
+    asynchronously, so an op still running (or a transfer still in flight)
+    could see a write the user made to the array after the op was called; the
+    private copy makes each op see the array as it was when the op was called.
+    Ordinary Tensors never hold one of these and pay nothing for it.
+    """
+
+    __slots__ = ("array", "dtype")
+
+    def __init__(self, array: np.ndarray, dtype: np.dtype) -> None:
+        self.array = array
+        self.dtype = np.dtype(dtype)  # the Tensor's dtype (narrowed to 32 bits when x64 is off)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.array.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.array.ndim
+
+    def read(self) -> jax.Array:
+        """The array's current contents as a new ``jax.Array``."""
+        array = self.array
+        private = np.empty(array.shape, self.dtype)
+        np.copyto(private, array, casting="unsafe")
+        return jax.device_put(private)
+
+    def write(self, new: Any) -> bool:
+        """Write ``new`` into the array; False when it cannot hold it (a traced value, another
+        shape or dtype, a read-only array), and the Tensor then takes ``new`` as its own value."""
+        if (isinstance(new, jax.core.Tracer) or not hasattr(new, "shape")
+                or tuple(new.shape) != self.array.shape or np.dtype(new.dtype) != self.dtype
+                or not self.array.flags.writeable):
+            return False
+        np.copyto(self.array, np.asarray(new), casting="unsafe")
+        return True
+
+    def shared(self) -> np.ndarray | None:
+        """The array, when it is what ``asnumpy`` should give (its dtype is the Tensor's)."""
+        return self.array if self.array.dtype == self.dtype else None
 
 
 class Tensor:
@@ -346,19 +404,43 @@ class Tensor:
 
     @staticmethod
     def from_numpy(array: np.ndarray) -> "Tensor":
-        """A Tensor with ``array``'s data and dtype."""
+        """A Tensor sharing ``array``'s memory, as MindSpore's ``Tensor.from_numpy``.
+
+        Writes to ``array`` after the call show in the Tensor, in-place writes to the
+        Tensor (``t[0] = 1``, ``t.add_(1)``, an in-place write inside a compiled Cell)
+        go into ``array``, and ``t.asnumpy()`` returns ``array`` itself (see
+        :class:`NumpyStorage`). ``assign_value``, ``copy_`` and ``set_dtype`` give the
+        Tensor data of its own, as in MindSpore. A non-contiguous array is copied
+        (MindSpore does the same): then nothing is shared.
+
+        Example:
+            >>> arr = np.ones(3, np.float32)
+            >>> t = Tensor.from_numpy(arr)
+            >>> arr[0] = 5
+            >>> t
+            Tensor(shape=[3], dtype=Float32, value= [ 5.00000000e+00,  1.00000000e+00,  1.00000000e+00])
+        """
         if not isinstance(array, np.ndarray):
             raise TypeError(f"For 'Tensor.from_numpy', 'array' must be a numpy.ndarray, got "
                             f"{type(array).__name__}")
-        return Tensor._wrap(jnp.asarray(array, dtype=_narrowed(array.dtype)))
+        if array.dtype.kind in "USOV":
+            raise TypeError(f"For 'Tensor.from_numpy', 'array' must hold numeric or bool data, got "
+                            f"{array.dtype}")
+        dtype = _narrowed(array.dtype)
+        if not array.flags.c_contiguous:
+            return Tensor._wrap(jnp.asarray(np.ascontiguousarray(array), dtype=dtype))
+        return Tensor._wrap(NumpyStorage(array, dtype))
 
     # -- the value ------------------------------------------------------------------
     @property
     def _value(self) -> Any:
         raw = self._raw
-        if raw.__class__ is LazyInit:  # first read of an initializer-built Tensor: build it
+        cls = raw.__class__
+        if cls is LazyInit:  # first read of an initializer-built Tensor: build it
             raw = raw.build()
             object.__setattr__(self, "_raw", raw)
+        elif cls is NumpyStorage:  # made by from_numpy: the array's contents now
+            return raw.read()
         return raw
 
     @_value.setter
@@ -368,7 +450,8 @@ class Tensor:
     def _meta(self) -> Any:
         """What shape and dtype are read from: the value, or the description of a value not built."""
         raw = self._raw
-        return raw if raw.__class__ is LazyInit else self._value
+        cls = raw.__class__
+        return raw if cls is LazyInit or cls is NumpyStorage else self._value
 
     def value(self) -> jax.Array:
         """The ``jax.Array`` this Tensor holds (a tracer inside compiled code)."""
@@ -378,11 +461,17 @@ class Tensor:
         return self._value
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        out = np.asarray(self._value)
+        raw = self._raw
+        shared = raw.shared() if raw.__class__ is NumpyStorage else None
+        out = shared if shared is not None else np.asarray(self._value)
         return out.astype(dtype) if dtype is not None else out
 
     def _write(self, new: Any) -> None:
-        """Replace the value in place; every alias of this Tensor sees it."""
+        """Replace the value in place; every alias of this Tensor sees it (and, for a Tensor made
+        by ``from_numpy``, the numpy array it shares, when ``new`` fits it)."""
+        raw = self._raw
+        if raw.__class__ is NumpyStorage and raw.write(new):
+            return
         self._value = new
 
     # -- attributes -------------------------------------------------------------------
@@ -472,11 +561,17 @@ class Tensor:
 
     # -- conversion -------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
-        """The data as a numpy array (a copy).
+        """The data as a numpy array: a copy, or for a Tensor made by ``from_numpy`` the numpy
+        array it shares (writes to it show in the Tensor, as in MindSpore).
 
         In PYNATIVE mode this also works under ``ms.grad``, where the value is being
         differentiated but known; inside GRAPH mode or ``ms.jit`` it is not known and raises.
         """
+        raw = self._raw
+        if raw.__class__ is NumpyStorage:
+            shared = raw.shared()
+            if shared is not None:
+                return shared
         raw = _known_value(self._value)
         if isinstance(raw, jax.core.Tracer):
             raise TypeError(
@@ -583,12 +678,16 @@ class Tensor:
 
     # -- in-place -----------------------------------------------------------------------
     def assign_value(self, value: Any) -> "Tensor":
-        """Replace the data in place with ``value`` (cast to this Tensor's dtype)."""
+        """Replace the data in place with ``value`` (cast to this Tensor's dtype).
+
+        Every alias of this Tensor sees the new data; a Tensor made by ``from_numpy``
+        stops sharing its numpy array (the array keeps the old data), as in MindSpore.
+        """
         new = as_array(value)
         raw = self._value
         if new.dtype != raw.dtype:
             new = new.astype(raw.dtype)
-        self._write(new)
+        self._value = new
         return self
 
     def set_dtype(self, dtype: Any) -> "Tensor":
@@ -601,9 +700,12 @@ class Tensor:
         return _out(jnp.array(self._value, copy=True))
 
     def copy_(self, src: Any, non_blocking: bool = False) -> "Tensor":
-        """Copy ``src`` into this Tensor in place (broadcast, cast to its dtype)."""
+        """Copy ``src`` into this Tensor in place (broadcast, cast to its dtype).
+
+        A Tensor made by ``from_numpy`` stops sharing its numpy array, as in MindSpore 2.10.
+        """
         raw = self._value
-        self._write(jnp.broadcast_to(as_array(src).astype(raw.dtype), raw.shape))
+        self._value = jnp.broadcast_to(as_array(src).astype(raw.dtype), raw.shape)
         return self
 
     def fill_(self, value: Any) -> "Tensor":
