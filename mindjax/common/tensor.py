@@ -214,8 +214,9 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
         data = data._value
     if isinstance(data, jax.Array):
         return data if dtype is None or data.dtype == dtype else data.astype(dtype)
-    # ``Tensor(arr)`` copies, as in MindSpore. JAX copies a host buffer asynchronously, so a
-    # write to the caller's ``arr`` right after the call could show in the Tensor: wait for it.
+    # ``Tensor(arr)`` copies, as in MindSpore; ``jnp.asarray`` would not always: XLA:CPU aliases a
+    # 64-byte-aligned host buffer zero-copy (and reads others asynchronously), so later writes
+    # to the caller's ``arr`` would show in the Tensor. Its data is copied into a private array.
     callers = isinstance(data, np.ndarray)
     if dtype is None:
         dtype = _infer_dtype(data)
@@ -227,8 +228,10 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
     if np_dtype.kind in "USO":
         raise TypeError(f"For 'Tensor', 'input_data' must be numeric or bool data, got {np_dtype} "
                         f"({type(data).__name__})")
-    out = jnp.asarray(data, dtype=_narrowed(np_dtype))
-    return out.block_until_ready() if callers else out
+    target = _narrowed(np_dtype)
+    if callers:
+        return jnp.asarray(np.array(data, dtype=target, copy=True))
+    return jnp.asarray(data, dtype=target)
 
 
 def _dynamic_dim(d: Any) -> bool:
