@@ -412,8 +412,8 @@ class Tensor:
         Writes to ``array`` after the call show in the Tensor, in-place writes to the
         Tensor (``t[0] = 1``, ``t.add_(1)``, an in-place write inside a compiled Cell)
         go into ``array``, and ``t.asnumpy()`` returns ``array`` itself (see
-        :class:`NumpyStorage`). ``assign_value``, ``copy_`` and ``set_dtype`` give the
-        Tensor data of its own, as in MindSpore. A non-contiguous array is copied
+        :class:`NumpyStorage`). ``assign_value`` and ``set_dtype`` give the Tensor data
+        of its own, as in MindSpore. A non-contiguous array is copied
         (MindSpore does the same): then nothing is shared.
 
         Example:
@@ -703,12 +703,9 @@ class Tensor:
         return _out(jnp.array(self._value, copy=True))
 
     def copy_(self, src: Any, non_blocking: bool = False) -> "Tensor":
-        """Copy ``src`` into this Tensor in place (broadcast, cast to its dtype).
-
-        A Tensor made by ``from_numpy`` stops sharing its numpy array, as in MindSpore 2.10.
-        """
+        """Copy ``src`` into this Tensor in place (broadcast, cast to its dtype)."""
         raw = self._value
-        self._value = jnp.broadcast_to(as_array(src).astype(raw.dtype), raw.shape)
+        self._write(jnp.broadcast_to(as_array(src).astype(raw.dtype), raw.shape))
         return self
 
     def fill_(self, value: Any) -> "Tensor":
