@@ -763,6 +763,108 @@ class Tensor:
         """False: MindJAX does not offload Tensor data."""
         return False
 
+    # -- storage (shared numpy memory, see NumpyStorage) ---------------------------------
+    def _shared_storage(self, where: str) -> NumpyStorage:
+        """The numpy array this Tensor shares; an ordinary Tensor moves onto one (a copy, once)."""
+        raw = self._raw
+        if raw.__class__ is NumpyStorage:
+            return raw
+        if self._is_mindjax_variable:
+            raise TypeError(f"For '{where}', a {type(self).__name__} is state of compiled programs and has "
+                            f"no shared host storage in MindJAX; use a Tensor (Tensor(param) copies it)")
+        value = _known_value(self._value)
+        if isinstance(value, jax.core.Tracer) or not hasattr(value, "dtype"):
+            raise TypeError(f"For '{where}', the Tensor must hold concrete data (not traced inside "
+                            f"GRAPH_MODE / ms.jit, not shape-only), got {self!r}")
+        holder = NumpyStorage(np.array(value, copy=True, order="C"), value.dtype)
+        self._value = holder
+        return holder
+
+    def untyped_storage(self) -> Any:
+        """The Tensor's storage, its dtype-agnostic bytes (a ``mindspore.common.storage.UntypedStorage``).
+
+        The storage shares memory with the Tensor: ``storage.copy_(other)`` changes the
+        Tensor, and ``set_(storage)`` makes another Tensor share it.
+        """
+        from mindjax.common.storage import UntypedStorage  # lazy: storage is a leaf module
+
+        holder = self._shared_storage("Tensor.untyped_storage")
+        if not holder.array.flags.c_contiguous:
+            raise RuntimeError("For 'Tensor.untyped_storage', the Tensor is a strided view (set_ with a "
+                               "stride); take the storage of the Tensor it views")
+        return UntypedStorage(holder)
+
+    storage = untyped_storage
+
+    def set_(self, source: Any = None, storage_offset: int = 0, size: Any = None,
+             stride: Any = None) -> "Tensor":
+        """Make this Tensor share ``source``'s storage (MindSpore's ``set_``), in place.
+
+        ``set_()`` empties the Tensor (shape ``(0,)``, same dtype); ``set_(tensor)`` and
+        ``set_(storage)`` give it the source's data, shared both ways (writes to one show
+        in the other); with ``storage_offset``, ``size`` and ``stride`` (elements) it
+        becomes a view of that part of the storage.
+
+        Raises:
+            TypeError: ``source`` is neither a Tensor nor a storage, or a size/stride is not
+                a tuple or list of ints.
+            RuntimeError: the dtypes differ, or the view reaches past the storage, or a
+                negative offset, size or stride.
+        """
+        from mindjax.common.storage import UntypedStorage  # lazy: storage is a leaf module
+
+        if self._is_mindjax_variable:
+            raise TypeError(f"For 'Tensor.set_', a {type(self).__name__} is state of compiled programs and "
+                            f"can not share another Tensor's storage in MindJAX; use set_data")
+        dtype = np.dtype(self._meta().dtype)
+        if source is None:
+            self._value = NumpyStorage(np.empty((0,), dtype), dtype)
+            return self
+        if isinstance(source, UntypedStorage):
+            base = source._holder
+        elif isinstance(source, Tensor):
+            base = source._shared_storage("Tensor.set_")
+        else:
+            raise TypeError(f'Failed calling set_ with "set_({type(source).__name__})". The valid calling '
+                            f'should be: "set_()", "set_(source=<Tensor, Storage>)" or "set_(source=<Tensor, '
+                            f'Storage>, storage_offset=<int>, size=<tuple, list>, stride=<tuple, list>)"')
+        if base.dtype != dtype:
+            raise RuntimeError(f"For 'Tensor.set_', could not set tensor of type {to_ms_dtype(base.dtype)} to a "
+                               f"tensor of type {to_ms_dtype(dtype)}")
+        if size is None and storage_offset == 0 and stride is None:
+            if isinstance(source, UntypedStorage):
+                self._value = NumpyStorage(base.array.reshape(-1), dtype)
+            else:
+                self._value = base
+            return self
+        self._value = NumpyStorage(_strided_view(base.array, storage_offset, size, stride), dtype)
+        return self
+
+    def index(self, indices: Any) -> "Tensor":
+        """Advanced indexing by a tuple of index Tensors: ``x.index((i, j))`` is ``x[i, j]``.
+
+        (MindSpore 2.10 runs it on Ascend only; the semantics are its Ascend ones.)
+
+        Raises:
+            TypeError: ``indices`` is not a tuple or list of Tensors.
+        """
+        if not isinstance(indices, (tuple, list)):
+            raise TypeError(f"For 'Tensor.index', 'indices' must be a tuple of Tensor, got "
+                            f"{type(indices).__name__}")
+        for k, item in enumerate(indices):
+            if not isinstance(item, (Tensor, jax.Array)):
+                raise TypeError(f"For 'Tensor.index', 'indices' must be a tuple of Tensor, got "
+                                f"{type(item).__name__} at position {k}")
+        return self[tuple(indices)]
+
+    @staticmethod
+    def remove_hook(handle_id: int) -> None:
+        """Remove the backward hook whose handle has id ``handle_id`` (``handle.id``), from
+        whichever Tensor holds it; an unknown id does nothing, as in MindSpore."""
+        from mindjax.common import tensor_hooks  # lazy: tensor_hooks imports this module
+
+        tensor_hooks.remove_by_id(handle_id)
+
     # -- MindSpore's elementwise arithmetic, with its dtype rules -------------------------
     def __neg__(self) -> "Tensor":
         return _out(jnp.negative(self._value))
@@ -776,6 +878,34 @@ class Tensor:
     def __invert__(self) -> "Tensor":
         raw = self._value
         return _out(jnp.logical_not(raw) if raw.dtype == jnp.bool_ else jnp.invert(raw))
+
+
+def _strided_view(base: np.ndarray, offset: Any, size: Any, stride: Any) -> np.ndarray:
+    """The ``size``/``stride`` (elements) view of ``base``'s data from ``offset`` (``Tensor.set_``)."""
+    if not base.flags.c_contiguous:
+        raise RuntimeError("For 'Tensor.set_', the source must be contiguous when 'size' or 'stride' is given")
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise RuntimeError(f"For 'Tensor.set_', 'storage_offset' must be an int >= 0, got {offset!r}")
+    if not isinstance(size, (tuple, list)) or not all(isinstance(d, int) for d in size):
+        raise TypeError(f"For 'Tensor.set_', 'size' must be a tuple or list of ints, got {size!r}")
+    size = tuple(size)
+    if stride is None:
+        stride = _contiguous_strides(size)
+    if not isinstance(stride, (tuple, list)) or not all(isinstance(d, int) for d in stride):
+        raise TypeError(f"For 'Tensor.set_', 'stride' must be a tuple or list of ints, got {stride!r}")
+    stride = tuple(stride)
+    if len(stride) != len(size):
+        raise RuntimeError(f"For 'Tensor.set_', 'size' {size} and 'stride' {stride} must have as many "
+                           f"elements")
+    if any(d < 0 for d in size) or any(d < 0 for d in stride):
+        raise RuntimeError(f"For 'Tensor.set_', 'size' {size} and 'stride' {stride} must be >= 0")
+    flat = base.reshape(-1)
+    last = offset + sum((d - 1) * st for d, st in zip(size, stride)) if all(size) else offset - 1
+    if last >= flat.size:
+        raise RuntimeError(f"For 'Tensor.set_', the view (offset {offset}, size {size}, stride {stride}) "
+                           f"reaches element {last}, past the storage's {flat.size} elements")
+    return np.lib.stride_tricks.as_strided(flat[offset:], size, tuple(st * flat.itemsize for st in stride),
+                                           writeable=flat.flags.writeable)
 
 
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
