@@ -247,11 +247,13 @@ class ShapeOnly:
     each dynamic dimension, as MindSpore shows them.
     """
 
-    __slots__ = ("shape", "dtype")
+    __slots__ = ("shape", "dtype", "symbols")
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+    def __init__(self, shape: tuple[int, ...], dtype: Any, symbols: tuple[Any, ...] | None = None) -> None:
         self.shape = shape
         self.dtype = np.dtype(dtype)
+        # The dimensions as given (ints, None, ``ms.Symbol``s) when one is a Symbol; else None.
+        self.symbols = symbols
 
     @property
     def ndim(self) -> int:
@@ -374,8 +376,10 @@ class Tensor:
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             if init is None and any(_dynamic_dim(d) or d == -1 for d in shape):
                 # A dynamic dimension: a description of inputs, holding no data (MindSpore shows -1).
+                symbols = shape if any(d is not None and _dynamic_dim(d) for d in shape) else None
                 object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if _dynamic_dim(d) else int(d) for d in shape),
-                                                           np_dtype if np_dtype is not None else np.float32))
+                                                           np_dtype if np_dtype is not None else np.float32,
+                                                           symbols))
                 return
             dt = np_dtype if np_dtype is not None else np.float32
             if init is not None:  # MindSpore keeps the initializer until the data is asked for
@@ -763,6 +767,51 @@ class Tensor:
         """False: MindJAX does not offload Tensor data."""
         return False
 
+    @property
+    def is_meta(self) -> bool:
+        """Whether the Tensor is on MindSpore's ``meta`` device (shape and dtype, no data): always
+        False in MindJAX, which has no meta device (``Tensor(..., device='meta')`` holds its data)."""
+        return False
+
+    @property
+    def symbolic_shape(self) -> list[Any] | None:
+        """The symbolic shape of a shape-only Tensor built with ``ms.Symbol`` dimensions, as MindSpore
+        shows it (each Symbol as a dict of the constraints it sets, ``None`` and ints as given);
+        None for every other Tensor.
+
+        Example:
+            >>> Tensor(shape=[ms.Symbol(max=10), 3], dtype=ms.float32).symbolic_shape  # doctest: +SKIP
+            [{'max': 10}, 3]
+        """
+        raw = self._raw
+        symbols = raw.symbols if raw.__class__ is ShapeOnly else None
+        if symbols is None:
+            return None
+        return [d if d is None or not _dynamic_dim(d) else _symbol_constraints(d) for d in symbols]
+
+    def get_bytes(self) -> bytes:
+        """The raw data as bytes (row-major, native byte order)."""
+        return np.ascontiguousarray(self.asnumpy()).tobytes()
+
+    @staticmethod
+    def convert_bytes_to_tensor(bytes_data: bytes, shape: Any, dtype: Any) -> "Tensor":
+        """A Tensor of ``shape`` and ``dtype`` from raw bytes (the inverse of :meth:`get_bytes`).
+
+        Raises:
+            TypeError: ``bytes_data`` is not bytes.
+            ValueError: the number of bytes does not fit ``shape`` and ``dtype``.
+        """
+        if not isinstance(bytes_data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"For 'Tensor.convert_bytes_to_tensor', 'bytes_data' must be bytes, got "
+                            f"{type(bytes_data).__name__}")
+        np_dtype = np.dtype(to_jax_dtype(dtype))
+        shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+        want = math.prod(shape) * np_dtype.itemsize
+        if len(bytes_data) != want:
+            raise ValueError(f"For 'Tensor.convert_bytes_to_tensor', shape {shape} of {to_ms_dtype(np_dtype)} "
+                             f"needs {want} bytes, got {len(bytes_data)}")
+        return Tensor(np.frombuffer(bytes(bytes_data), np_dtype).reshape(shape))
+
     # -- storage (shared numpy memory, see NumpyStorage) ---------------------------------
     def _shared_storage(self, where: str) -> NumpyStorage:
         """The numpy array this Tensor shares; an ordinary Tensor moves onto one (a copy, once)."""
@@ -878,6 +927,22 @@ class Tensor:
     def __invert__(self) -> "Tensor":
         raw = self._value
         return _out(jnp.logical_not(raw) if raw.dtype == jnp.bool_ else jnp.invert(raw))
+
+
+def _symbol_constraints(symbol: Any) -> dict[str, Any]:
+    """The constraints an ``ms.Symbol`` sets, as MindSpore's ``symbolic_shape`` shows them."""
+    out: dict[str, Any] = {}
+    if symbol.max > 0:
+        out["max"] = symbol.max
+    if symbol.min != 1 and not (symbol.remainder and symbol.min <= symbol.remainder):
+        out["min"] = symbol.min  # a min the remainder already implies is not shown
+    if symbol.divisor != 1:
+        out["divisor"] = symbol.divisor
+    if symbol.remainder:
+        out["remainder"] = symbol.remainder
+    if symbol.unique:
+        out["id"] = symbol.id
+    return out
 
 
 def _strided_view(base: np.ndarray, offset: Any, size: Any, stride: Any) -> np.ndarray:

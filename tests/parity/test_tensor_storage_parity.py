@@ -92,3 +92,23 @@ def test_set_dtype_mismatch_raises_like_mindspore() -> None:
             fw.Tensor(np.zeros(3, np.int32)).set_(fw.Tensor(np.ones(3, np.float32)))
         with pytest.raises(TypeError, match=r'Failed calling set_ with "set_\(int\)"'):
             fw.Tensor(np.zeros(3, np.int32)).set_(3)
+
+
+@pytest.mark.parametrize("dims", [
+    [("max", 10), 3], [("max", 10, "min", 2, "divisor", 4, "remainder", 2), 3], [("max", 8), None], [()],
+    [("min", 3)], [("min", 3, "max", 9)], [("divisor", 2)], [None, 3],
+])
+def test_symbolic_shape_matches_mindspore(dims: list) -> None:
+    def build(fw: Any) -> Any:
+        shape = [fw.Symbol(**dict(zip(d[::2], d[1::2]))) if isinstance(d, tuple) else d for d in dims]
+        return fw.Tensor(shape=shape, dtype=fw.float32).symbolic_shape
+
+    assert build(mindjax) == build(mindspore)
+
+
+def test_get_bytes_matches_mindspore() -> None:
+    for data, dtype in (([1, 2, 3], "int16"), ([[1.0, 2.5], [3.0, -1.0]], "float32"), ([True, False], "bool_")):
+        want = mindspore.Tensor(data, getattr(mindspore, dtype)).get_bytes()
+        assert mindjax.Tensor(data, getattr(mindjax, dtype)).get_bytes() == want
+    assert mindjax.Tensor([1.0]).symbolic_shape is mindspore.Tensor([1.0]).symbolic_shape is None
+    assert mindjax.Tensor([1.0]).is_meta is mindspore.Tensor([1.0]).is_meta is False
