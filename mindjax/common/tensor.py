@@ -214,6 +214,10 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
         data = data._value
     if isinstance(data, jax.Array):
         return data if dtype is None or data.dtype == dtype else data.astype(dtype)
+    # ``Tensor(arr)`` copies, as in MindSpore; ``jnp.asarray`` would not always: XLA:CPU aliases a
+    # 64-byte-aligned host buffer zero-copy (and reads others asynchronously), so later writes
+    # to the caller's ``arr`` would show in the Tensor. Its data is copied into a private array.
+    callers = isinstance(data, np.ndarray)
     if dtype is None:
         dtype = _infer_dtype(data)
     if isinstance(data, (list, tuple)):
@@ -224,7 +228,10 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
     if np_dtype.kind in "USO":
         raise TypeError(f"For 'Tensor', 'input_data' must be numeric or bool data, got {np_dtype} "
                         f"({type(data).__name__})")
-    return jnp.asarray(data, dtype=_narrowed(np_dtype))
+    target = _narrowed(np_dtype)
+    if callers:
+        return jnp.asarray(np.array(data, dtype=target, copy=True))
+    return jnp.asarray(data, dtype=target)
 
 
 def _dynamic_dim(d: Any) -> bool:
@@ -240,11 +247,13 @@ class ShapeOnly:
     each dynamic dimension, as MindSpore shows them.
     """
 
-    __slots__ = ("shape", "dtype")
+    __slots__ = ("shape", "dtype", "symbols")
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+    def __init__(self, shape: tuple[int, ...], dtype: Any, symbols: tuple[Any, ...] | None = None) -> None:
         self.shape = shape
         self.dtype = np.dtype(dtype)
+        # The dimensions as given (ints, None, ``ms.Symbol``s) when one is a Symbol; else None.
+        self.symbols = symbols
 
     @property
     def ndim(self) -> int:
@@ -274,6 +283,68 @@ class LazyInit:
     def build(self) -> jax.Array:
         """The array the initializer gives (random ones draw from the global seed now)."""
         return self.init(self.shape, self.dtype)  # an Initializer, checked when the Tensor was built
+
+
+def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """An uninitialised C-contiguous array whose data starts on a 64-byte boundary."""
+    nbytes = math.prod(shape) * dtype.itemsize
+    buf = np.empty(nbytes + 64, np.uint8)
+    start = -buf.ctypes.data % 64
+    return buf[start:start + nbytes].view(dtype).reshape(shape)
+
+
+class NumpyStorage:
+    """The value of a Tensor made by :func:`from_numpy`: the numpy array is its storage.
+
+    MindSpore's ``from_numpy`` shares memory with the array: a later write to the
+    array (``arr[0] = 1``, ``np.add(arr, 1, out=arr)``) shows in the Tensor, an
+    in-place write to the Tensor (``t[0] = 1``, ``t.add_(1)``) shows in the array,
+    and ``t.asnumpy()`` is the array itself. So the Tensor keeps the array, and
+    each read of its value (an op, printing, a compiled call's argument) makes
+    the ``jax.Array`` from the array's current contents.
+
+    A read copies the array into a private buffer first. XLA:CPU would alias a
+    64-byte-aligned numpy buffer zero-copy and reads a host buffer
+    asynchronously, so an op still running (or a transfer still in flight)
+    could see a write the user made to the array after the op was called; the
+    private copy makes each op see the array as it was when the op was called.
+    Ordinary Tensors never hold one of these and pay nothing for it.
+    """
+
+    __slots__ = ("array", "dtype")
+
+    def __init__(self, array: np.ndarray, dtype: np.dtype) -> None:
+        self.array = array
+        self.dtype = np.dtype(dtype)  # the Tensor's dtype (narrowed to 32 bits when x64 is off)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.array.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.array.ndim
+
+    def read(self) -> jax.Array:
+        """The array's current contents as a new ``jax.Array``."""
+        array = self.array
+        private = _aligned_empty(array.shape, self.dtype)
+        np.copyto(private, array, casting="unsafe")
+        return jax.device_put(private)  # 64-byte aligned: XLA:CPU takes it without a second copy
+
+    def write(self, new: Any) -> bool:
+        """Write ``new`` into the array; False when it cannot hold it (a traced value, another
+        shape or dtype, a read-only array), and the Tensor then takes ``new`` as its own value."""
+        if (isinstance(new, jax.core.Tracer) or not hasattr(new, "shape")
+                or tuple(new.shape) != self.array.shape or np.dtype(new.dtype) != self.dtype
+                or not self.array.flags.writeable):
+            return False
+        np.copyto(self.array, np.asarray(new), casting="unsafe")
+        return True
+
+    def shared(self) -> np.ndarray | None:
+        """The array, when it is what ``asnumpy`` should give (its dtype is the Tensor's)."""
+        return self.array if self.array.dtype == self.dtype else None
 
 
 class Tensor:
@@ -311,8 +382,10 @@ class Tensor:
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             if init is None and any(_dynamic_dim(d) or d == -1 for d in shape):
                 # A dynamic dimension: a description of inputs, holding no data (MindSpore shows -1).
+                symbols = shape if any(d is not None and _dynamic_dim(d) for d in shape) else None
                 object.__setattr__(self, "_raw", ShapeOnly(tuple(-1 if _dynamic_dim(d) else int(d) for d in shape),
-                                                           np_dtype if np_dtype is not None else np.float32))
+                                                           np_dtype if np_dtype is not None else np.float32,
+                                                           symbols))
                 return
             dt = np_dtype if np_dtype is not None else np.float32
             if init is not None:  # MindSpore keeps the initializer until the data is asked for
@@ -344,19 +417,43 @@ class Tensor:
 
     @staticmethod
     def from_numpy(array: np.ndarray) -> "Tensor":
-        """A Tensor with ``array``'s data and dtype."""
+        """A Tensor sharing ``array``'s memory, as MindSpore's ``Tensor.from_numpy``.
+
+        Writes to ``array`` after the call show in the Tensor, in-place writes to the
+        Tensor (``t[0] = 1``, ``t.add_(1)``, an in-place write inside a compiled Cell)
+        go into ``array``, and ``t.asnumpy()`` returns ``array`` itself (see
+        :class:`NumpyStorage`). ``assign_value`` and ``set_dtype`` give the Tensor data
+        of its own, as in MindSpore. A non-contiguous array is copied
+        (MindSpore does the same): then nothing is shared.
+
+        Example:
+            >>> arr = np.ones(3, np.float32)
+            >>> t = Tensor.from_numpy(arr)
+            >>> arr[0] = 5
+            >>> t
+            Tensor(shape=[3], dtype=Float32, value= [ 5.00000000e+00,  1.00000000e+00,  1.00000000e+00])
+        """
         if not isinstance(array, np.ndarray):
             raise TypeError(f"For 'Tensor.from_numpy', 'array' must be a numpy.ndarray, got "
                             f"{type(array).__name__}")
-        return Tensor._wrap(jnp.asarray(array, dtype=_narrowed(array.dtype)))
+        if array.dtype.kind in "USOV":
+            raise TypeError(f"For 'Tensor.from_numpy', 'array' must hold numeric or bool data, got "
+                            f"{array.dtype}")
+        dtype = _narrowed(array.dtype)
+        if not array.flags.c_contiguous:
+            return Tensor._wrap(jnp.asarray(np.ascontiguousarray(array), dtype=dtype))
+        return Tensor._wrap(NumpyStorage(array, dtype))
 
     # -- the value ------------------------------------------------------------------
     @property
     def _value(self) -> Any:
         raw = self._raw
-        if raw.__class__ is LazyInit:  # first read of an initializer-built Tensor: build it
+        cls = raw.__class__
+        if cls is LazyInit:  # first read of an initializer-built Tensor: build it
             raw = raw.build()
             object.__setattr__(self, "_raw", raw)
+        elif cls is NumpyStorage:  # made by from_numpy: the array's contents now
+            return raw.read()
         return raw
 
     @_value.setter
@@ -366,7 +463,8 @@ class Tensor:
     def _meta(self) -> Any:
         """What shape and dtype are read from: the value, or the description of a value not built."""
         raw = self._raw
-        return raw if raw.__class__ is LazyInit else self._value
+        cls = raw.__class__
+        return raw if cls is LazyInit or cls is NumpyStorage else self._value
 
     def value(self) -> jax.Array:
         """The ``jax.Array`` this Tensor holds (a tracer inside compiled code)."""
@@ -376,11 +474,17 @@ class Tensor:
         return self._value
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        out = np.asarray(self._value)
+        raw = self._raw
+        shared = raw.shared() if raw.__class__ is NumpyStorage else None
+        out = shared if shared is not None else np.asarray(self._value)
         return out.astype(dtype) if dtype is not None else out
 
     def _write(self, new: Any) -> None:
-        """Replace the value in place; every alias of this Tensor sees it."""
+        """Replace the value in place; every alias of this Tensor sees it (and, for a Tensor made
+        by ``from_numpy``, the numpy array it shares, when ``new`` fits it)."""
+        raw = self._raw
+        if raw.__class__ is NumpyStorage and raw.write(new):
+            return
         self._value = new
 
     # -- attributes -------------------------------------------------------------------
@@ -470,11 +574,17 @@ class Tensor:
 
     # -- conversion -------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
-        """The data as a numpy array (a copy).
+        """The data as a numpy array: a copy, or for a Tensor made by ``from_numpy`` the numpy
+        array it shares (writes to it show in the Tensor, as in MindSpore).
 
         In PYNATIVE mode this also works under ``ms.grad``, where the value is being
         differentiated but known; inside GRAPH mode or ``ms.jit`` it is not known and raises.
         """
+        raw = self._raw
+        if raw.__class__ is NumpyStorage:
+            shared = raw.shared()
+            if shared is not None:
+                return shared
         raw = _known_value(self._value)
         if isinstance(raw, jax.core.Tracer):
             raise TypeError(
@@ -581,12 +691,16 @@ class Tensor:
 
     # -- in-place -----------------------------------------------------------------------
     def assign_value(self, value: Any) -> "Tensor":
-        """Replace the data in place with ``value`` (cast to this Tensor's dtype)."""
+        """Replace the data in place with ``value`` (cast to this Tensor's dtype).
+
+        Every alias of this Tensor sees the new data; a Tensor made by ``from_numpy``
+        stops sharing its numpy array (the array keeps the old data), as in MindSpore.
+        """
         new = as_array(value)
         raw = self._value
         if new.dtype != raw.dtype:
             new = new.astype(raw.dtype)
-        self._write(new)
+        self._value = new
         return self
 
     def set_dtype(self, dtype: Any) -> "Tensor":
@@ -659,6 +773,153 @@ class Tensor:
         """False: MindJAX does not offload Tensor data."""
         return False
 
+    @property
+    def is_meta(self) -> bool:
+        """Whether the Tensor is on MindSpore's ``meta`` device (shape and dtype, no data): always
+        False in MindJAX, which has no meta device (``Tensor(..., device='meta')`` holds its data)."""
+        return False
+
+    @property
+    def symbolic_shape(self) -> list[Any] | None:
+        """The symbolic shape of a shape-only Tensor built with ``ms.Symbol`` dimensions, as MindSpore
+        shows it (each Symbol as a dict of the constraints it sets, ``None`` and ints as given);
+        None for every other Tensor.
+
+        Example:
+            >>> Tensor(shape=[ms.Symbol(max=10), 3], dtype=ms.float32).symbolic_shape  # doctest: +SKIP
+            [{'max': 10}, 3]
+        """
+        raw = self._raw
+        symbols = raw.symbols if raw.__class__ is ShapeOnly else None
+        if symbols is None:
+            return None
+        return [d if d is None or not _dynamic_dim(d) else _symbol_constraints(d) for d in symbols]
+
+    def get_bytes(self) -> bytes:
+        """The raw data as bytes (row-major, native byte order)."""
+        return np.ascontiguousarray(self.asnumpy()).tobytes()
+
+    @staticmethod
+    def convert_bytes_to_tensor(bytes_data: bytes, shape: Any, dtype: Any) -> "Tensor":
+        """A Tensor of ``shape`` and ``dtype`` from raw bytes (the inverse of :meth:`get_bytes`).
+
+        Raises:
+            TypeError: ``bytes_data`` is not bytes.
+            ValueError: the number of bytes does not fit ``shape`` and ``dtype``.
+        """
+        if not isinstance(bytes_data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"For 'Tensor.convert_bytes_to_tensor', 'bytes_data' must be bytes, got "
+                            f"{type(bytes_data).__name__}")
+        np_dtype = np.dtype(to_jax_dtype(dtype))
+        shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+        want = math.prod(shape) * np_dtype.itemsize
+        if len(bytes_data) != want:
+            raise ValueError(f"For 'Tensor.convert_bytes_to_tensor', shape {shape} of {to_ms_dtype(np_dtype)} "
+                             f"needs {want} bytes, got {len(bytes_data)}")
+        return Tensor(np.frombuffer(bytes(bytes_data), np_dtype).reshape(shape))
+
+    # -- storage (shared numpy memory, see NumpyStorage) ---------------------------------
+    def _shared_storage(self, where: str) -> NumpyStorage:
+        """The numpy array this Tensor shares; an ordinary Tensor moves onto one (a copy, once)."""
+        raw = self._raw
+        if raw.__class__ is NumpyStorage:
+            return raw
+        if self._is_mindjax_variable:
+            raise TypeError(f"For '{where}', a {type(self).__name__} is state of compiled programs and has "
+                            f"no shared host storage in MindJAX; use a Tensor (Tensor(param) copies it)")
+        value = _known_value(self._value)
+        if isinstance(value, jax.core.Tracer) or not hasattr(value, "dtype"):
+            raise TypeError(f"For '{where}', the Tensor must hold concrete data (not traced inside "
+                            f"GRAPH_MODE / ms.jit, not shape-only), got {self!r}")
+        holder = NumpyStorage(np.array(value, copy=True, order="C"), value.dtype)
+        self._value = holder
+        return holder
+
+    def untyped_storage(self) -> Any:
+        """The Tensor's storage, its dtype-agnostic bytes (a ``mindspore.common.storage.UntypedStorage``).
+
+        The storage shares memory with the Tensor: ``storage.copy_(other)`` changes the
+        Tensor, and ``set_(storage)`` makes another Tensor share it.
+        """
+        from mindjax.common.storage import UntypedStorage  # lazy: storage is a leaf module
+
+        holder = self._shared_storage("Tensor.untyped_storage")
+        if not holder.array.flags.c_contiguous:
+            raise RuntimeError("For 'Tensor.untyped_storage', the Tensor is a strided view (set_ with a "
+                               "stride); take the storage of the Tensor it views")
+        return UntypedStorage(holder)
+
+    storage = untyped_storage
+
+    def set_(self, source: Any = None, storage_offset: int = 0, size: Any = None,
+             stride: Any = None) -> "Tensor":
+        """Make this Tensor share ``source``'s storage (MindSpore's ``set_``), in place.
+
+        ``set_()`` empties the Tensor (shape ``(0,)``, same dtype); ``set_(tensor)`` and
+        ``set_(storage)`` give it the source's data, shared both ways (writes to one show
+        in the other); with ``storage_offset``, ``size`` and ``stride`` (elements) it
+        becomes a view of that part of the storage.
+
+        Raises:
+            TypeError: ``source`` is neither a Tensor nor a storage, or a size/stride is not
+                a tuple or list of ints.
+            RuntimeError: the dtypes differ, or the view reaches past the storage, or a
+                negative offset, size or stride.
+        """
+        from mindjax.common.storage import UntypedStorage  # lazy: storage is a leaf module
+
+        if self._is_mindjax_variable:
+            raise TypeError(f"For 'Tensor.set_', a {type(self).__name__} is state of compiled programs and "
+                            f"can not share another Tensor's storage in MindJAX; use set_data")
+        dtype = np.dtype(self._meta().dtype)
+        if source is None:
+            self._value = NumpyStorage(np.empty((0,), dtype), dtype)
+            return self
+        if isinstance(source, UntypedStorage):
+            base = source._holder
+        elif isinstance(source, Tensor):
+            base = source._shared_storage("Tensor.set_")
+        else:
+            raise TypeError(f'Failed calling set_ with "set_({type(source).__name__})". The valid calling '
+                            f'should be: "set_()", "set_(source=<Tensor, Storage>)" or "set_(source=<Tensor, '
+                            f'Storage>, storage_offset=<int>, size=<tuple, list>, stride=<tuple, list>)"')
+        if base.dtype != dtype:
+            raise RuntimeError(f"For 'Tensor.set_', could not set tensor of type {to_ms_dtype(base.dtype)} to a "
+                               f"tensor of type {to_ms_dtype(dtype)}")
+        if size is None and storage_offset == 0 and stride is None:
+            if isinstance(source, UntypedStorage):
+                self._value = NumpyStorage(base.array.reshape(-1), dtype)
+            else:
+                self._value = base
+            return self
+        self._value = NumpyStorage(_strided_view(base.array, storage_offset, size, stride), dtype)
+        return self
+
+    def index(self, indices: Any) -> "Tensor":
+        """Advanced indexing by a tuple of index Tensors: ``x.index((i, j))`` is ``x[i, j]``.
+
+        (MindSpore 2.10 runs it on Ascend only; the semantics are its Ascend ones.)
+
+        Raises:
+            TypeError: ``indices`` is not a tuple or list of Tensors.
+        """
+        if not isinstance(indices, (tuple, list)):
+            raise TypeError(f"For 'Tensor.index', 'indices' must be a tuple of Tensor, got "
+                            f"{type(indices).__name__}")
+        for k, item in enumerate(indices):
+            if not isinstance(item, (Tensor, jax.Array)):
+                raise TypeError(f"For 'Tensor.index', 'indices' must be a tuple of Tensor, got "
+                                f"{type(item).__name__} at position {k}")
+        return self[tuple(indices)]
+
+    @staticmethod
+    def remove_hook(handle_id: int) -> None:
+        """Remove the backward hook whose handle has id ``handle_id`` (``handle.id``), from
+        whichever Tensor holds it; an unknown id does nothing, as in MindSpore."""
+        from mindjax.common import tensor_hooks  # lazy: tensor_hooks imports this module
+
+        tensor_hooks.remove_by_id(handle_id)
+
     # -- MindSpore's elementwise arithmetic, with its dtype rules -------------------------
     def __neg__(self) -> "Tensor":
         return _out(jnp.negative(self._value))
@@ -672,6 +933,50 @@ class Tensor:
     def __invert__(self) -> "Tensor":
         raw = self._value
         return _out(jnp.logical_not(raw) if raw.dtype == jnp.bool_ else jnp.invert(raw))
+
+
+def _symbol_constraints(symbol: Any) -> dict[str, Any]:
+    """The constraints an ``ms.Symbol`` sets, as MindSpore's ``symbolic_shape`` shows them."""
+    out: dict[str, Any] = {}
+    if symbol.max > 0:
+        out["max"] = symbol.max
+    if symbol.min != 1 and not (symbol.remainder and symbol.min <= symbol.remainder):
+        out["min"] = symbol.min  # a min the remainder already implies is not shown
+    if symbol.divisor != 1:
+        out["divisor"] = symbol.divisor
+    if symbol.remainder:
+        out["remainder"] = symbol.remainder
+    if symbol.unique:
+        out["id"] = symbol.id
+    return out
+
+
+def _strided_view(base: np.ndarray, offset: Any, size: Any, stride: Any) -> np.ndarray:
+    """The ``size``/``stride`` (elements) view of ``base``'s data from ``offset`` (``Tensor.set_``)."""
+    if not base.flags.c_contiguous:
+        raise RuntimeError("For 'Tensor.set_', the source must be contiguous when 'size' or 'stride' is given")
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise RuntimeError(f"For 'Tensor.set_', 'storage_offset' must be an int >= 0, got {offset!r}")
+    if not isinstance(size, (tuple, list)) or not all(isinstance(d, int) for d in size):
+        raise TypeError(f"For 'Tensor.set_', 'size' must be a tuple or list of ints, got {size!r}")
+    size = tuple(size)
+    if stride is None:
+        stride = _contiguous_strides(size)
+    if not isinstance(stride, (tuple, list)) or not all(isinstance(d, int) for d in stride):
+        raise TypeError(f"For 'Tensor.set_', 'stride' must be a tuple or list of ints, got {stride!r}")
+    stride = tuple(stride)
+    if len(stride) != len(size):
+        raise RuntimeError(f"For 'Tensor.set_', 'size' {size} and 'stride' {stride} must have as many "
+                           f"elements")
+    if any(d < 0 for d in size) or any(d < 0 for d in stride):
+        raise RuntimeError(f"For 'Tensor.set_', 'size' {size} and 'stride' {stride} must be >= 0")
+    flat = base.reshape(-1)
+    last = offset + sum((d - 1) * st for d, st in zip(size, stride)) if all(size) else offset - 1
+    if last >= flat.size:
+        raise RuntimeError(f"For 'Tensor.set_', the view (offset {offset}, size {size}, stride {stride}) "
+                           f"reaches element {last}, past the storage's {flat.size} elements")
+    return np.lib.stride_tricks.as_strided(flat[offset:], size, tuple(st * flat.itemsize for st in stride),
+                                           writeable=flat.flags.writeable)
 
 
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:

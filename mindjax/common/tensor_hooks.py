@@ -43,12 +43,25 @@ def _forget(key: int) -> None:
     _INSTALLED.pop(key, None)
 
 
+def remove_by_id(handle_id: int) -> None:
+    """Unregister the hook whose handle has ``id`` ``handle_id`` (``Tensor.remove_hook``)."""
+    for hooks in _HOOKS.values():
+        if hooks.pop(handle_id, None) is not None:
+            return
+
+
 class TensorHookHandle:
-    """Returned by ``Tensor.register_hook``; ``remove()`` unregisters the hook."""
+    """Returned by ``Tensor.register_hook``; ``remove()`` unregisters the hook, ``id`` names it
+    for ``Tensor.remove_hook(id)``."""
 
     def __init__(self, tensor: Tensor, key: int) -> None:
         self._tensor = weakref.ref(tensor)
         self._key = key
+
+    @property
+    def id(self) -> int:
+        """The handle's id (what ``Tensor.remove_hook`` takes)."""
+        return self._key
 
     def remove(self) -> None:
         """Unregister the hook (a second call does nothing)."""

@@ -151,7 +151,7 @@ class DynamicProgram:
         if changed:
             inputs = _input_tensors((args, kwargs))
             for i, val in zip(changed, new_inputs):
-                object.__setattr__(inputs[i], "_raw", val)
+                inputs[i]._write(val)  # in place: a from_numpy Tensor's array sees it too
         return out
 
 

@@ -35,7 +35,7 @@ from mindjax.common.checks import checks_output, collect_checks, raise_failed_ch
 from mindjax.common.random import RNG_STATE
 from mindjax.common.precision import active_policy, policy_scope
 from mindjax.common.mutable import MUTABLE_SCALARS
-from mindjax.common.tensor import Tensor
+from mindjax.common.tensor import NumpyStorage, Tensor
 from mindjax.common.upcalls import UPCALLS, register_upcall
 from mindjax.common.variable import Variable, current_tracker
 from mindjax.cells.cell import cell_signature
@@ -163,8 +163,10 @@ def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any
             kind = type(arg)
             if kind is Tensor:
                 raw = arg._raw
-                if type(raw) not in _ARRAY_TYPES:  # a tracer: the long path handles it
-                    break
+                if type(raw) not in _ARRAY_TYPES:
+                    if type(raw) is not NumpyStorage:  # a tracer: the long path handles it
+                        break
+                    raw = raw.read()  # made by from_numpy: the array as it is at this call
                 dynamic.append(raw)
                 kinds.append(True)
             elif kind in _ARRAY_TYPES:
@@ -453,7 +455,7 @@ class CompiledFunction(Program):
         if changed:
             inputs = _input_tensors((args, kwargs))
             for i, val in zip(changed, new_inputs):
-                object.__setattr__(inputs[i], "_raw", val)
+                inputs[i]._write(val)  # in place: a from_numpy Tensor's array sees it too
         return out
 
     def _plan_parallel(self, dynamic: list[Any], key: Any) -> None:
