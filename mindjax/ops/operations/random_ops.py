@@ -316,3 +316,84 @@ class MultinomialWithReplacement(Primitive):
             out = jax.lax.top_k(logits + jax.random.gumbel(key, logits.shape), self.numsamples)[1]
         out = out.astype(_int_dtype())
         return out.reshape(self.numsamples) if w.ndim == 1 else out
+
+
+class RandomChoiceWithMask(_Seeded):
+    """``count`` random coordinates of True elements of a bool tensor, and which of them are real.
+
+    Arguments:
+        count: how many to choose (positive). Default: ``256``. seed, seed2: Default: ``0``.
+
+    Call: ``RandomChoiceWithMask(count, seed, seed2)(input_x)`` -> ``(index, mask)`` as
+    :func:`mindjax.ops.choice_with_mask` returns them.
+    """
+
+    def __init__(self, count: int = 256, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__(seed, seed2)
+        count = check_int(self.name, "count", count)
+        if count <= 0:
+            raise ValueError(f"For '{self.name}', 'count' must be a positive int, but got {count}.")
+        record(self, count=count)
+
+    def __call__(self, input_x: Any) -> tuple[jax.Array, jax.Array]:
+        try:
+            return R._choice_with_mask(input_x, self.count, self._key())
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"For '{self.name}', {exc}") from None
+
+
+class _CandidateSampler(Primitive):
+    _fn: Any = None
+
+    def _check(self, num_true: Any, num_sampled: Any, unique: Any, range_max: Any, seed: Any) -> None:
+        try:
+            values = R._check_sampler_args(num_true, num_sampled, unique, range_max, seed)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"For '{self.name}', {exc}") from None
+        record(self, **dict(zip(("num_true", "num_sampled", "unique", "range_max", "seed"), values)))
+
+
+class UniformCandidateSampler(_CandidateSampler):
+    """Classes drawn uniformly from ``[0, range_max)`` with their expected counts (deprecated in MindSpore 2.10).
+
+    Arguments: ``num_true, num_sampled, unique, range_max, seed=0, remove_accidental_hits=False`` as
+    :func:`mindjax.ops.uniform_candidate_sampler` takes them.
+
+    Call: ``UniformCandidateSampler(...)(true_classes)`` -> ``(sampled_candidates, true_expected_count,
+    sampled_expected_count)``.
+    """
+
+    def __init__(self, num_true: int, num_sampled: int, unique: bool, range_max: int, seed: int = 0,
+                 remove_accidental_hits: bool = False) -> None:
+        super().__init__()
+        self._check(num_true, num_sampled, unique, range_max, seed)
+        if not isinstance(remove_accidental_hits, bool):
+            raise TypeError(f"For '{self.name}', 'remove_accidental_hits' must be a bool, but got "
+                            f"{type(remove_accidental_hits).__name__}.")
+        record(self, remove_accidental_hits=remove_accidental_hits)
+
+    def __call__(self, true_classes: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        out = R.uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique, self.range_max,
+                                          self.seed, self.remove_accidental_hits)
+        return out
+
+
+class LogUniformCandidateSampler(_CandidateSampler):
+    """Classes drawn from ``[0, range_max)`` with log-uniform (Zipf-like) probabilities, and their expected counts
+    (deprecated in MindSpore 2.10).
+
+    Arguments: ``num_true=1, num_sampled=5, unique=True, range_max=5, seed=0`` as
+    :func:`mindjax.ops.log_uniform_candidate_sampler` takes them.
+
+    Call: ``LogUniformCandidateSampler(...)(true_classes)`` -> ``(sampled_candidates, true_expected_count,
+    sampled_expected_count)``.
+    """
+
+    def __init__(self, num_true: int = 1, num_sampled: int = 5, unique: bool = True, range_max: int = 5,
+                 seed: int = 0) -> None:
+        super().__init__()
+        self._check(num_true, num_sampled, unique, range_max, seed)
+
+    def __call__(self, true_classes: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        return R.log_uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
+                                               self.range_max, self.seed)
