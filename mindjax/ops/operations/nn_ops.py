@@ -2458,4 +2458,4 @@ class RmsNorm(Primitive):
         try:
             return N.rms_norm(x, gamma, self.epsilon)
         except (TypeError, ValueError) as exc:
-            raise type(exc)(f"For '{self.name}', {exc}") from None
+            raise type(exc)(str(exc).replace("For 'rms_norm'", f"For '{self.name}'", 1)) from None
