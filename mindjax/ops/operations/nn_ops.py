@@ -2459,3 +2459,83 @@ class RmsNorm(Primitive):
             return N.rms_norm(x, gamma, self.epsilon)
         except (TypeError, ValueError) as exc:
             raise type(exc)(str(exc).replace("For 'rms_norm'", f"For '{self.name}'", 1)) from None
+
+
+class ComputeAccidentalHits(Primitive):
+    """Where sampled classes equal target classes (deprecated in MindSpore 2.8).
+
+    Arguments:
+        num_true: the target classes per example. Default: ``1``.
+
+    Call: ``ComputeAccidentalHits(num_true)(true_classes, sampled_candidates)`` -> ``(indices, ids, weights)``:
+    for each ``true_classes[i, k] == sampled_candidates[j]``, in row-major order of ``(i, k)``, the row ``i``
+    (int32), the position ``j`` (the candidates' dtype) and ``-FLOAT_MAX`` (float32). The number of hits
+    depends on the values, so this op runs eagerly (not under ``jit``).
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, num_true: int = 1) -> None:
+        super().__init__()
+        record(self, num_true=check_int(self.name, "num_true", num_true))
+
+    def __call__(self, true_classes: Any, sampled_candidates: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        name = self.name
+        true, cand = as_array(true_classes), as_array(sampled_candidates)
+        for arg, a in (("true_classes", true), ("sampled_candidates", cand)):
+            if a.dtype not in (jnp.int32, jnp.int64):
+                raise TypeError(f"For '{name}', '{arg}' must be an int32 or int64 tensor, but got {a.dtype}.")
+        if true.ndim != 2 or true.shape[1] != self.num_true:
+            raise ValueError(f"For '{name}', 'true_classes' must have shape (batch_size, num_true={self.num_true}), "
+                             f"but got {true.shape}.")
+        if cand.ndim != 1:
+            raise ValueError(f"For '{name}', 'sampled_candidates' must be 1-D, but got shape {cand.shape}.")
+        try:
+            hits = np.argwhere(np.asarray(true)[:, :, None] == np.asarray(cand)[None, None, :])
+        except jax.errors.TracerArrayConversionError:
+            raise TypeError(f"For '{name}', the number of hits depends on the input values: call it eagerly, "
+                            f"not under jit.") from None
+        weights = np.full((hits.shape[0],), -np.finfo(np.float32).max, np.float32)
+        return (jnp.asarray(hits[:, 0].astype(np.int32)), jnp.asarray(hits[:, 2].astype(np.asarray(cand).dtype)),
+                jnp.asarray(weights))
+
+
+class NoRepeatNGram(Primitive):
+    """Beam search's n-gram blocking: a word that would repeat an n-gram already in the sequence gets
+    ``log_probs = -FLOAT_MAX`` (deprecated in MindSpore 2.8).
+
+    Arguments:
+        ngram_size: the n-gram's length, positive. Default: ``1``.
+
+    Call: ``NoRepeatNGram(ngram_size)(state_seq, log_probs)``: ``state_seq`` int ``(batch, beam, m)`` with
+    ``m >= ngram_size``, ``log_probs`` float ``(batch, beam, vocab)`` -> the new ``log_probs``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, ngram_size: int = 1) -> None:
+        super().__init__()
+        ngram_size = check_int(self.name, "ngram_size", ngram_size)
+        if ngram_size <= 0:
+            raise ValueError(f"For '{self.name}', 'ngram_size' must be a positive int, but got {ngram_size}.")
+        record(self, ngram_size=ngram_size)
+
+    def __call__(self, state_seq: Any, log_probs: Any) -> jax.Array:
+        name, n = self.name, self.ngram_size
+        seq, probs = as_array(state_seq), as_array(log_probs)
+        if not jnp.issubdtype(seq.dtype, jnp.integer):
+            raise TypeError(f"For '{name}', 'state_seq' must be an int tensor, but got {seq.dtype}.")
+        if not jnp.issubdtype(probs.dtype, jnp.floating):
+            raise TypeError(f"For '{name}', 'log_probs' must be a float tensor, but got {probs.dtype}.")
+        if seq.ndim != 3 or probs.ndim != 3 or seq.shape[:2] != probs.shape[:2]:
+            raise ValueError(f"For '{name}', 'state_seq' (batch, beam, m) and 'log_probs' (batch, beam, vocab) must "
+                             f"be 3-D with the same batch and beam, but got {seq.shape} and {probs.shape}.")
+        m = seq.shape[-1]
+        if n > m:
+            raise ValueError(f"For '{name}', 'ngram_size' ({n}) must be at most the sequence length {m}.")
+        starts = jnp.arange(m - n + 1)
+        windows = seq[..., starts[:, None] + jnp.arange(n)[None, :]]  # (batch, beam, count, n)
+        prefix = seq[..., m - n + 1:]  # the last n - 1 words
+        match = jnp.all(windows[..., :n - 1] == prefix[..., None, :], axis=-1)
+        banned = jnp.any(match[..., None] & (windows[..., n - 1, None] == jnp.arange(probs.shape[-1])), axis=-2)
+        return jnp.where(banned, jnp.asarray(-jnp.finfo(probs.dtype).max, probs.dtype), probs)
