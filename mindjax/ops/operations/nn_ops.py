@@ -2539,3 +2539,38 @@ class NoRepeatNGram(Primitive):
         match = jnp.all(windows[..., :n - 1] == prefix[..., None, :], axis=-1)
         banned = jnp.any(match[..., None] & (windows[..., n - 1, None] == jnp.arange(probs.shape[-1])), axis=-2)
         return jnp.where(banned, jnp.asarray(-jnp.finfo(probs.dtype).max, probs.dtype), probs)
+
+
+class DeformableOffsets(Primitive):
+    """The deformed samples of deformable convolution v2, laid out for a ``kh x kw``-strided convolution
+    (``ops.deformable_conv2d`` = this, then ``Conv2D`` with ``stride = kernel_size``).
+
+    Arguments:
+        strides: 4 ints, NCHW order (N and C 1). pads: (top, bottom, left, right). ksize: (kh, kw).
+        dilations: 4 ints. Default: ``(1, 1, 1, 1)``. data_format: ``'NCHW'`` (MindSpore also accepts
+        ``'NHWC'``; only NCHW is implemented). deformable_groups: Default: ``1``. modulated: must be ``True``.
+
+    Call: ``DeformableOffsets(strides, pads, ksize)(x, offsets)`` -> (N, C, H_out * kh, W_out * kw).
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, strides: Any, pads: Any, ksize: Any, dilations: Any = (1, 1, 1, 1), data_format: str = "NCHW",
+                 deformable_groups: int = 1, modulated: bool = True) -> None:
+        super().__init__()
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCHW' here, but got {data_format!r}.")
+        try:
+            args = N._check_conv_args(self.name, ksize, strides, pads, dilations, deformable_groups, modulated)
+        except ValueError as exc:
+            raise ValueError(str(exc).replace("'padding'", "'pads'").replace("'kernel_size'", "'ksize'")) from None
+        except TypeError as exc:
+            raise TypeError(str(exc).replace("'padding'", "'pads'").replace("'kernel_size'", "'ksize'")) from None
+        record(self, strides=args[1], pads=args[2], ksize=args[0], dilations=args[3], data_format=data_format,
+               deformable_groups=args[4], modulated=modulated)
+
+    def __call__(self, x: Any, offsets: Any) -> jax.Array:
+        s = N._deformable_sample(self.name, x, offsets, self.ksize, self.strides, self.pads, self.dilations,
+                                 self.deformable_groups)
+        n, c, ho, wo, kh, kw = s.shape
+        return jnp.transpose(s, (0, 1, 2, 4, 3, 5)).reshape(n, c, ho * kh, wo * kw)
