@@ -322,3 +322,103 @@ class CombinedNonMaxSuppression(Primitive):
                 out_boxes[n, k] = np.clip(box, 0.0, 1.0) if self.clip_boxes else box
                 out_scores[n, k], out_classes[n, k] = score, c
         return jnp.asarray(out_boxes), jnp.asarray(out_scores), jnp.asarray(out_classes), jnp.asarray(valid)
+
+
+def _lanczos(radius: float):  # type: ignore[no-untyped-def]
+    def kernel(x: np.ndarray) -> np.ndarray:
+        safe = np.where(x <= 1e-3, 1.0, x)
+        value = radius * np.sin(np.pi * safe) * np.sin(np.pi * safe / radius) / (np.pi * np.pi * safe * safe)
+        return np.where(x > radius, 0.0, np.where(x <= 1e-3, 1.0, value))
+    return kernel, radius
+
+
+def _cubic(a: np.ndarray, coeffs_near: tuple, coeffs_far: tuple) -> np.ndarray:
+    near = np.polyval(coeffs_near, a)
+    far = np.polyval(coeffs_far, a)
+    return np.where(a >= 2, 0.0, np.where(a >= 1, far, near))
+
+
+#: TensorFlow's resampling kernels (as ScaleAndTranslate uses them): the function of |x| and its radius.
+_SCALE_KERNELS = {
+    "lanczos1": _lanczos(1.0), "lanczos3": _lanczos(3.0), "lanczos5": _lanczos(5.0),
+    "gaussian": (lambda x: np.where(x < 1.5, np.exp(-x * x / (2 * 0.5 ** 2)), 0.0), 1.5),  # sigma 0.5, radius 3 sigma
+    "box": (lambda x: np.where(x < 0.5, 1.0, np.where(x == 0.5, 0.5, 0.0)), 1.0),
+    "triangle": (lambda x: np.maximum(0.0, 1.0 - x), 1.0),
+    "keyscubic": (lambda x: _cubic(x, (1.5, -2.5, 0.0, 1.0), (-0.5, 2.5, -4.0, 2.0)), 2.0),
+    "mitchellcubic": (lambda x: _cubic(x, (7 / 6, -2.0, 0.0, 8 / 9), (-7 / 18, 2.0, -10 / 3, 16 / 9)), 2.0),
+}
+
+
+def _scale_matrix(kernel_type: str, out: int, size: int, scale: float, translate: float,
+                  antialias: bool) -> np.ndarray:
+    """The ``(out, size)`` weights of TensorFlow's scale-and-translate along one axis: output pixel ``x`` samples
+    the input at ``(x + 0.5 - translate) / scale`` with the kernel widened by ``1 / scale`` when shrinking
+    with ``antialias``; samples outside the input give 0, and each row's weights are normalised."""
+    fn, radius = _SCALE_KERNELS[kernel_type]
+    f32 = np.float32  # in float32 as TensorFlow's kernel computes, so that ties (the box's 0.5) fall alike
+    inv = f32(1.0) / f32(scale)
+    kscale = max(inv, f32(1.0)) if antialias else f32(1.0)
+    matrix = np.zeros((out, size))
+    for x in range(out):
+        sample = f32(x + 0.5) * inv + (-inv * f32(translate))
+        if sample < 0 or sample > size:
+            continue
+        lo = int(np.clip(np.ceil(sample - f32(radius) * kscale - f32(0.5)), 0, size - 1))
+        hi = int(np.clip(np.floor(sample + f32(radius) * kscale - f32(0.5)), 0, size - 1)) + 1
+        src = np.arange(lo, hi).astype(f32)
+        w = fn(np.abs((src + f32(0.5) - sample) / kscale)).astype(f32)
+        total = w.sum(dtype=f32)
+        if abs(total) >= 1000.0 * np.finfo(np.float32).tiny:
+            w = w / total
+        matrix[x, lo:hi] = w
+    return matrix
+
+
+class ScaleAndTranslate(Primitive):
+    """Resample NHWC images by a scale and a translation with one of TensorFlow's kernels (deprecated in
+    MindSpore 2.8).
+
+    Arguments:
+        kernel_type: ``'lanczos1'``, ``'lanczos3'``, ``'lanczos5'``, ``'gaussian'``, ``'box'``, ``'triangle'``,
+            ``'keyscubic'`` or ``'mitchellcubic'``. Default: ``'lanczos3'``.
+        antialias: widen the kernel when shrinking. Default: ``True``.
+
+    Call: ``ScaleAndTranslate(kernel_type, antialias)(images, size, scale, translation)``: ``size`` int32 (2,),
+    ``scale`` and ``translation`` float32 (2,) for (height, width) -> float32 ``(batch, size[0], size[1],
+    channel)``. ``size``, ``scale`` and ``translation`` must be concrete (they build the weights).
+    """
+
+    _strategy_inputs = 4
+
+    def __init__(self, kernel_type: str = "lanczos3", antialias: bool = True) -> None:
+        super().__init__()
+        if not isinstance(kernel_type, str):
+            raise TypeError(f"For '{self.name}', 'kernel_type' must be a str, but got {type(kernel_type).__name__}.")
+        if kernel_type not in _SCALE_KERNELS:
+            raise ValueError(f"For '{self.name}', 'kernel_type' must be one of {list(_SCALE_KERNELS)}, but got "
+                             f"'{kernel_type}'.")
+        record(self, kernel_type=kernel_type, antialias=check_bool(self.name, "antialias", antialias))
+
+    def __call__(self, images: Any, size: Any, scale: Any, translation: Any) -> jax.Array:
+        name = self.name
+        x = as_array(images)
+        if x.ndim != 4:
+            raise ValueError(f"For '{name}', 'images' must be 4-D (batch, height, width, channel), but got shape "
+                             f"{x.shape}.")
+        _eager(name, size, scale, translation)
+        values = {}
+        for arg, v, kind in (("size", size, np.int32), ("scale", scale, np.float32),
+                             ("translation", translation, np.float32)):
+            a = np.asarray(as_array(v))
+            if a.dtype != kind:
+                raise TypeError(f"For '{name}', '{arg}' must be a {np.dtype(kind)} tensor, but got {a.dtype}.")
+            if a.shape != (2,):
+                raise ValueError(f"For '{name}', '{arg}' must have shape (2,), but got {a.shape}.")
+            values[arg] = a
+        if (values["size"] <= 0).any() or (values["scale"] <= 0).any():
+            raise ValueError(f"For '{name}', 'size' and 'scale' must be positive, but got {values['size'].tolist()} "
+                             f"and {values['scale'].tolist()}.")
+        rows, cols = (jnp.asarray(_scale_matrix(self.kernel_type, int(values["size"][i]), x.shape[1 + i],
+                                                float(values["scale"][i]), float(values["translation"][i]),
+                                                self.antialias), jnp.float32) for i in (0, 1))
+        return jnp.einsum("oh,nhwc,pw->nopc", rows, x.astype(jnp.float32), cols, precision=jax.lax.Precision.HIGHEST)
