@@ -2008,3 +2008,75 @@ def multi_scale_deformable_attn_function(value: Any, shape: Any, offset: Any, lo
         lw = jnp.transpose(w[:, :, :, lvl].astype(jnp.float32), (0, 2, 1, 3))  # (bs, heads, q, p)
         out = out + jnp.einsum("bhdqp,bhqp->bhqd", sampled, lw)
     return jnp.transpose(out, (0, 2, 1, 3)).reshape(bs, loc.shape[1], heads * dims).astype(v.dtype)
+
+
+# --- RNN transducer loss (the computation behind ops.RNNTLoss) -----------------------------------
+
+def _rnnt_costs(acts: jax.Array, labels: jax.Array, input_lengths: jax.Array, label_lengths: jax.Array,
+                blank: int) -> jax.Array:
+    """Per-example RNN-T negative log-likelihoods of logits ``acts`` (B, T, U + 1, V) (log-softmax taken here):
+    the forward variable over the (t, u) lattice, one ``lax.scan`` over time with one over labels inside."""
+    logp = jax.nn.log_softmax(acts.astype(jnp.float32), axis=-1)
+    b, t_max, u1, _ = logp.shape
+    blank_lp = logp[..., blank]  # (B, T, U + 1)
+    emit_lp = jnp.take_along_axis(logp[:, :, :u1 - 1], labels[:, None, :, None].astype(jnp.int32),
+                                  axis=-1)[..., 0]  # (B, T, U)
+    neg = jnp.asarray(-jnp.inf, jnp.float32)
+
+    def along_labels(first: jax.Array, emit_t: jax.Array) -> jax.Array:
+        """alpha[t, u] = logaddexp(first[u], alpha[t, u - 1] + emit[t, u - 1]) for u = 0 .. U."""
+        def step(prev: jax.Array, inputs: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+            f, e = inputs
+            value = jnp.logaddexp(f, prev + e)
+            return value, value
+        emit_shift = jnp.concatenate([jnp.full((b, 1), neg, jnp.float32), emit_t], axis=1)  # emit[t, u - 1], -inf at u = 0
+        _, values = jax.lax.scan(step, jnp.full((b,), neg, jnp.float32), (first.T, emit_shift.T))
+        return values.T
+
+    start = jnp.concatenate([jnp.zeros((b, 1), jnp.float32), jnp.full((b, u1 - 1), neg, jnp.float32)], axis=1)
+    alpha0 = along_labels(start, emit_lp[:, 0])
+
+    def over_time(alpha: jax.Array, t: jax.Array) -> tuple[jax.Array, jax.Array]:
+        nxt = along_labels(alpha + blank_lp[:, t - 1], emit_lp[:, t])
+        return nxt, nxt
+
+    _, alphas = jax.lax.scan(over_time, alpha0, jnp.arange(1, t_max))
+    alphas = jnp.concatenate([alpha0[None], alphas], axis=0)  # (T, B, U + 1)
+    rows = jnp.arange(b)
+    last_t = input_lengths.astype(jnp.int32) - 1
+    last_u = label_lengths.astype(jnp.int32)
+    return -(alphas[last_t, rows, last_u] + blank_lp[rows, last_t, last_u])
+
+
+def rnnt_loss_with_grads(acts: Any, labels: Any, input_lengths: Any, label_lengths: Any, blank_label: int = 0,
+                         op: str = "RNNTLoss") -> tuple[jax.Array, jax.Array]:
+    """RNN-T losses and their gradient with respect to the logits ``acts`` (``ops.RNNTLoss``'s computation).
+
+    Arguments:
+        acts: float16/float32 logits (B, T, U + 1, V). labels: int32 (B, U).
+        input_lengths, label_lengths: int32 (B,), at most T and U.
+        blank_label: the blank class. op: the name used in errors.
+
+    Returns:
+        ``(costs, grads)``: (B,) and ``acts``' shape, in ``acts``' dtype.
+    """
+    a, lab = _arr(acts), _arr(labels)
+    il, ll = _arr(input_lengths), _arr(label_lengths)
+    if a.dtype not in (jnp.float16, jnp.float32):
+        raise TypeError(f"For '{op}', 'acts' must be a float16 or float32 tensor, but got {a.dtype}.")
+    for name, v in (("labels", lab), ("input_lengths", il), ("label_lengths", ll)):
+        if v.dtype != jnp.int32:
+            raise TypeError(f"For '{op}', '{name}' must be an int32 tensor, but got {v.dtype}.")
+    if a.ndim != 4:
+        raise ValueError(f"For '{op}', 'acts' must be 4-D (B, T, U, V), but got shape {a.shape}.")
+    if lab.shape != (a.shape[0], a.shape[2] - 1):
+        raise ValueError(f"For '{op}', 'labels' must have shape (B, U - 1) = {(a.shape[0], a.shape[2] - 1)}, but "
+                         f"got {lab.shape}.")
+    for name, v in (("input_lengths", il), ("label_lengths", ll)):
+        if v.shape != (a.shape[0],):
+            raise ValueError(f"For '{op}', '{name}' must have shape ({a.shape[0]},), but got {v.shape}.")
+    if not 0 <= blank_label < a.shape[3]:
+        raise ValueError(f"For '{op}', 'blank_label' must be in [0, {a.shape[3]}), but got {blank_label}.")
+    costs, vjp = jax.vjp(lambda x: _rnnt_costs(x, lab, il, ll, blank_label), a.astype(jnp.float32))
+    grads = vjp(jnp.ones_like(costs))[0]
+    return costs.astype(a.dtype), grads.astype(a.dtype)

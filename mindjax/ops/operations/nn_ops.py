@@ -2574,3 +2574,23 @@ class DeformableOffsets(Primitive):
                                  self.deformable_groups)
         n, c, ho, wo, kh, kw = s.shape
         return jnp.transpose(s, (0, 1, 2, 4, 3, 5)).reshape(n, c, ho * kh, wo * kw)
+
+
+class RNNTLoss(Primitive):
+    """The RNN transducer loss and its gradient with respect to the logits (MindSpore runs it on Ascend).
+
+    Arguments:
+        blank_label: the blank class. Default: ``0``.
+
+    Call: ``RNNTLoss(blank_label)(acts, labels, input_lengths, label_lengths)``: ``acts`` float (B, T, U, V)
+    logits, ``labels`` int32 (B, U - 1), the lengths int32 (B,) -> ``(costs, grads)``, (B,) and ``acts``' shape.
+    """
+
+    _strategy_inputs = 4
+
+    def __init__(self, blank_label: int = 0) -> None:
+        super().__init__()
+        record(self, blank_label=check_int(self.name, "blank_label", blank_label))
+
+    def __call__(self, acts: Any, labels: Any, input_lengths: Any, label_lengths: Any) -> tuple[jax.Array, jax.Array]:
+        return N.rnnt_loss_with_grads(acts, labels, input_lengths, label_lengths, self.blank_label, op=self.name)
