@@ -2029,7 +2029,8 @@ def _rnnt_costs(acts: jax.Array, labels: jax.Array, input_lengths: jax.Array, la
             f, e = inputs
             value = jnp.logaddexp(f, prev + e)
             return value, value
-        emit_shift = jnp.concatenate([jnp.full((b, 1), neg, jnp.float32), emit_t], axis=1)  # emit[t, u - 1], -inf at u = 0
+        # emit[t, u - 1], -inf at u = 0
+        emit_shift = jnp.concatenate([jnp.full((b, 1), neg, jnp.float32), emit_t], axis=1)
         _, values = jax.lax.scan(step, jnp.full((b,), neg, jnp.float32), (first.T, emit_shift.T))
         return values.T
 
