@@ -1830,3 +1830,254 @@ def fractional_max_pool3d(input: Any, kernel_size: Any, output_size: Any = None,
                             f"but got Tensor[{x.dtype}] and Tensor[{samples.dtype}].")
     return _fractional_pool(3, "fractional_max_pool3d", "FractionalMaxPool3DWithFixedKsize", x, kernel_size,
                             output_size, output_ratio, return_indices, _random_samples)
+
+
+# --- deformable convolution and multi-scale deformable attention -----------------------------------
+
+__all__ += ["deformable_conv2d", "multi_scale_deformable_attn_function"]
+
+
+def _ints4(op: str, name: str, value: Any, n: int) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or len(value) != n or any(
+            isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value):
+        raise TypeError(f"For '{op}', '{name}' must be a tuple of {n} ints, but got {value!r}")
+    return tuple(int(v) for v in value)
+
+
+def _bilinear_zero(plane: jax.Array, y: jax.Array, x: jax.Array) -> jax.Array:
+    """``plane`` (..., H, W) sampled at (y, x) of shape (..., *) bilinearly, zero outside the image (DCN's rule:
+    a point at or beyond one pixel outside gives 0, corners outside count 0)."""
+    h, w = plane.shape[-2:]
+    y0, x0 = jnp.floor(y), jnp.floor(x)
+    out = jnp.zeros(y.shape, plane.dtype)
+    flat = plane.reshape(plane.shape[:-2] + (h * w,))
+    for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        yy, xx = y0 + dy, x0 + dx
+        weight = (1 - jnp.abs(y - yy)) * (1 - jnp.abs(x - xx))
+        inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+        idx = (jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32)
+        vals = jnp.take_along_axis(flat, idx.reshape(idx.shape[:-2] + (-1,)), axis=-1).reshape(idx.shape)
+        out = out + jnp.where(inside, weight, 0).astype(plane.dtype) * vals
+    valid = (y > -1) & (y < h) & (x > -1) & (x < w)
+    return jnp.where(valid, out, 0)
+
+
+def _deformable_sample(op: str, x: Any, offsets: Any, kernel_size: Sequence[int], strides: Sequence[int],
+                       padding: Sequence[int], dilations: Sequence[int], deformable_groups: int) -> jax.Array:
+    """The deformed samples ``(N, C, H_out, W_out, kh, kw)`` (modulated by the mask) of NCHW ``x``."""
+    a, off = _arr(x), _arr(offsets)
+    if a.ndim != 4 or not jnp.issubdtype(a.dtype, jnp.floating):
+        raise ValueError(f"For '{op}', 'x' must be a 4-D NCHW float tensor, but got {a.dtype} of shape {a.shape}")
+    kh, kw = kernel_size
+    sh, sw = strides[2], strides[3]
+    dh, dw = dilations[2], dilations[3]
+    top, _, left, _ = padding
+    n, c, h, w = a.shape
+    ho = (h + padding[0] + padding[1] - (kh - 1) * dh - 1) // sh + 1
+    wo = (w + padding[2] + padding[3] - (kw - 1) * dw - 1) // sw + 1
+    if c % deformable_groups:
+        raise ValueError(f"For '{op}', the input channels ({c}) must be divisible by 'deformable_groups' "
+                         f"({deformable_groups})")
+    expected = (n, 3 * deformable_groups * kh * kw, ho, wo)
+    if off.shape != expected:
+        raise ValueError(f"For '{op}', 'offsets' must have shape {expected} (batch, 3 * deformable_groups * kh * kw, "
+                         f"H_out, W_out), but got {off.shape}")
+    g = deformable_groups
+    off = off.astype(a.dtype).reshape(n, 3, g, kh, kw, ho, wo)
+    base_y = (jnp.arange(ho) * sh - top)[:, None, None, None] + (jnp.arange(kh) * dh)[None, None, :, None]
+    base_x = (jnp.arange(wo) * sw - left)[None, :, None, None] + (jnp.arange(kw) * dw)[None, None, None, :]
+    # Positions and masks (n, g, ho, wo, kh, kw); every channel of a group shares them.
+    py = base_y[None, None] + jnp.transpose(off[:, 1], (0, 1, 4, 5, 2, 3))
+    px = base_x[None, None] + jnp.transpose(off[:, 0], (0, 1, 4, 5, 2, 3))
+    mask = jnp.transpose(off[:, 2], (0, 1, 4, 5, 2, 3))
+    planes = a.reshape(n, g, c // g, h, w)
+    shape = (n, g, c // g, ho, wo, kh, kw)
+    sampled = _sample_groups(planes, jnp.broadcast_to(py[:, :, None], shape), jnp.broadcast_to(px[:, :, None], shape))
+    return (sampled * mask[:, :, None]).reshape(n, c, ho, wo, kh, kw)
+
+
+def _sample_groups(planes: jax.Array, py: jax.Array, px: jax.Array) -> jax.Array:
+    """``planes`` (n, g, cg, H, W) sampled at ``py``/``px`` (n, g, cg, ho, wo, kh, kw)."""
+    n, g, cg, h, w = planes.shape
+    pts = py.shape[3:]
+    out = _bilinear_zero(planes, py.reshape(n, g, cg, -1, 1), px.reshape(n, g, cg, -1, 1))
+    return out.reshape((n, g, cg) + pts)
+
+
+def _check_conv_args(op: str, kernel_size: Any, strides: Any, padding: Any, dilations: Any, deformable_groups: Any,
+                     modulated: Any) -> tuple:
+    kernel = _ints4(op, "kernel_size", kernel_size, 2)
+    strides, padding, dilations = (_ints4(op, n, v, 4) for n, v in (("strides", strides), ("padding", padding),
+                                                                     ("dilations", dilations)))
+    for name, v in (("strides", strides), ("dilations", dilations)):
+        if v[0] != 1 or v[1] != 1:
+            raise ValueError(f"For '{op}', the N and C dimensions of '{name}' must be 1, but got {v}")
+    if not isinstance(modulated, bool):
+        raise TypeError(f"For '{op}', 'modulated' must be a bool, but got {type(modulated).__name__}")
+    if not modulated:
+        raise ValueError(f"For '{op}', 'modulated' must be True (only DCN v2 is supported, as in MindSpore)")
+    groups = check_int("deformable_groups", deformable_groups, 1)
+    return kernel, strides, padding, dilations, groups
+
+
+@tensor_op
+@_named("deformable_conv2d")
+def deformable_conv2d(x: Any, weight: Any, offsets: Any, kernel_size: tuple[int, int], strides: tuple[int, ...],
+                      padding: tuple[int, ...], bias: Any = None, dilations: tuple[int, ...] = (1, 1, 1, 1),
+                      groups: int = 1, deformable_groups: int = 1, modulated: bool = True) -> jax.Array:
+    """Deformable convolution v2 of NCHW ``x``: each kernel tap samples ``x`` bilinearly at its offset position
+    and is scaled by its mask.
+
+    Arguments:
+        x: (N, C_in, H, W). weight: (C_out, C_in / groups, kh, kw).
+        offsets: (N, 3 * deformable_groups * kh * kw, H_out, W_out), channels ordered (offset_x, offset_y, mask).
+        kernel_size: (kh, kw). strides, dilations: 4 ints in NCHW order, N and C 1.
+        padding: (top, bottom, left, right). bias: (C_out,) or ``None``.
+        groups, deformable_groups: channel groups of the convolution and of the offsets.
+        modulated: must be ``True``.
+
+    Returns:
+        (N, C_out, H_out, W_out) in ``x``'s dtype.
+    """
+    kernel, strides, padding, dilations, dgroups = _check_conv_args("deformable_conv2d", kernel_size, strides,
+                                                                    padding, dilations, deformable_groups, modulated)
+    sampled = _deformable_sample("deformable_conv2d", x, offsets, kernel, strides, padding, dilations, dgroups)
+    wt = _arr(weight).astype(sampled.dtype)
+    groups = check_int("groups", groups, 1)
+    n, c, ho, wo, kh, kw = sampled.shape
+    if wt.ndim != 4 or wt.shape[1] * groups != c or wt.shape[2:] != (kh, kw) or wt.shape[0] % groups:
+        raise ValueError(f"'weight' must have shape (C_out, {c // groups}, {kh}, {kw}) with C_out divisible by "
+                         f"groups={groups}, got {wt.shape}")
+    out = jnp.einsum("ngchwij,gocij->ngohw", sampled.reshape(n, groups, c // groups, ho, wo, kh, kw),
+                     wt.reshape(groups, wt.shape[0] // groups, c // groups, kh, kw),
+                     precision=jax.lax.Precision.HIGHEST).reshape(n, wt.shape[0], ho, wo)
+    if bias is not None:
+        out = out + _arr(bias).astype(out.dtype)[None, :, None, None]
+    return out
+
+
+@tensor_op
+@_named("multi_scale_deformable_attn_function")
+def multi_scale_deformable_attn_function(value: Any, shape: Any, offset: Any, locations: Any,
+                                         weight: Any) -> jax.Array:
+    """Multi-scale deformable attention (Deformable DETR): each query sums, over levels and points, the value
+    map of its head sampled bilinearly at ``locations`` (zero outside, ``align_corners=False``) times ``weight``.
+
+    Arguments:
+        value: float (bs, num_keys, num_heads, embed_dims), the levels' maps flattened and concatenated.
+        shape: int (num_levels, 2), each level's (H, W); ``offset``: int (num_levels,), where each level starts
+            in ``num_keys``. Both must be concrete (not traced).
+        locations: float (bs, num_queries, num_heads, num_levels, num_points, 2), (x, y) in [0, 1].
+        weight: float (bs, num_queries, num_heads, num_levels, num_points).
+
+    Returns:
+        (bs, num_queries, num_heads * embed_dims) in ``value``'s dtype.
+    """
+    v, loc, w = _arr(value), _arr(locations), _arr(weight)
+    for name, a in (("value", v), ("locations", loc), ("weight", w)):
+        if a.dtype not in (jnp.float16, jnp.float32):
+            raise TypeError(f"'{name}' must be a float16 or float32 tensor, got {a.dtype}")
+    try:
+        levels = np.asarray(_arr(shape)).astype(np.int64)
+        starts = np.asarray(_arr(offset)).astype(np.int64)
+    except jax.errors.TracerArrayConversionError:
+        raise TypeError("'shape' and 'offset' must be concrete tensors (they set the slices), not traced") from None
+    if v.ndim != 4:
+        raise ValueError(f"'value' must be 4-D (bs, num_keys, num_heads, embed_dims), got shape {v.shape}")
+    bs, keys, heads, dims = v.shape
+    if levels.ndim != 2 or levels.shape[1] != 2 or starts.shape != levels.shape[:1]:
+        raise ValueError(f"'shape' must be (num_levels, 2) and 'offset' (num_levels,), got {levels.shape} and "
+                         f"{starts.shape}")
+    nl = levels.shape[0]
+    if loc.ndim != 6 or loc.shape[0] != bs or loc.shape[2] != heads or loc.shape[3] != nl or loc.shape[5] != 2:
+        raise ValueError(f"'locations' must be (bs={bs}, num_queries, num_heads={heads}, num_levels={nl}, "
+                         f"num_points, 2), got {loc.shape}")
+    if w.shape != loc.shape[:5]:
+        raise ValueError(f"'weight' must have shape {loc.shape[:5]}, got {w.shape}")
+    if int(np.max(starts + levels[:, 0] * levels[:, 1])) > keys:
+        raise ValueError(f"the levels of 'shape' and 'offset' reach past num_keys={keys}")
+    out = jnp.zeros((bs, heads, loc.shape[1], dims), jnp.float32)
+    for lvl in range(nl):
+        h, wd = int(levels[lvl, 0]), int(levels[lvl, 1])
+        plane = v[:, starts[lvl]:starts[lvl] + h * wd].astype(jnp.float32)  # (bs, h*w, heads, dims)
+        plane = jnp.transpose(plane.reshape(bs, h, wd, heads, dims), (0, 3, 4, 1, 2))  # (bs, heads, dims, h, w)
+        pts = jnp.transpose(loc[:, :, :, lvl].astype(jnp.float32), (0, 2, 1, 3, 4))  # (bs, heads, q, p, 2)
+        x = jnp.broadcast_to((pts[..., 0] * wd - 0.5)[:, :, None], (bs, heads, dims) + pts.shape[2:4])
+        y = jnp.broadcast_to((pts[..., 1] * h - 0.5)[:, :, None], x.shape)
+        sampled = _bilinear_zero(plane, y, x)  # (bs, heads, dims, q, p)
+        lw = jnp.transpose(w[:, :, :, lvl].astype(jnp.float32), (0, 2, 1, 3))  # (bs, heads, q, p)
+        out = out + jnp.einsum("bhdqp,bhqp->bhqd", sampled, lw)
+    return jnp.transpose(out, (0, 2, 1, 3)).reshape(bs, loc.shape[1], heads * dims).astype(v.dtype)
+
+
+# --- RNN transducer loss (the computation behind ops.RNNTLoss) -----------------------------------
+
+def _rnnt_costs(acts: jax.Array, labels: jax.Array, input_lengths: jax.Array, label_lengths: jax.Array,
+                blank: int) -> jax.Array:
+    """Per-example RNN-T negative log-likelihoods of logits ``acts`` (B, T, U + 1, V) (log-softmax taken here):
+    the forward variable over the (t, u) lattice, one ``lax.scan`` over time with one over labels inside."""
+    logp = jax.nn.log_softmax(acts.astype(jnp.float32), axis=-1)
+    b, t_max, u1, _ = logp.shape
+    blank_lp = logp[..., blank]  # (B, T, U + 1)
+    emit_lp = jnp.take_along_axis(logp[:, :, :u1 - 1], labels[:, None, :, None].astype(jnp.int32),
+                                  axis=-1)[..., 0]  # (B, T, U)
+    neg = jnp.asarray(-jnp.inf, jnp.float32)
+
+    def along_labels(first: jax.Array, emit_t: jax.Array) -> jax.Array:
+        """alpha[t, u] = logaddexp(first[u], alpha[t, u - 1] + emit[t, u - 1]) for u = 0 .. U."""
+        def step(prev: jax.Array, inputs: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+            f, e = inputs
+            value = jnp.logaddexp(f, prev + e)
+            return value, value
+        # emit[t, u - 1], -inf at u = 0
+        emit_shift = jnp.concatenate([jnp.full((b, 1), neg, jnp.float32), emit_t], axis=1)
+        _, values = jax.lax.scan(step, jnp.full((b,), neg, jnp.float32), (first.T, emit_shift.T))
+        return values.T
+
+    start = jnp.concatenate([jnp.zeros((b, 1), jnp.float32), jnp.full((b, u1 - 1), neg, jnp.float32)], axis=1)
+    alpha0 = along_labels(start, emit_lp[:, 0])
+
+    def over_time(alpha: jax.Array, t: jax.Array) -> tuple[jax.Array, jax.Array]:
+        nxt = along_labels(alpha + blank_lp[:, t - 1], emit_lp[:, t])
+        return nxt, nxt
+
+    _, alphas = jax.lax.scan(over_time, alpha0, jnp.arange(1, t_max))
+    alphas = jnp.concatenate([alpha0[None], alphas], axis=0)  # (T, B, U + 1)
+    rows = jnp.arange(b)
+    last_t = input_lengths.astype(jnp.int32) - 1
+    last_u = label_lengths.astype(jnp.int32)
+    return -(alphas[last_t, rows, last_u] + blank_lp[rows, last_t, last_u])
+
+
+def rnnt_loss_with_grads(acts: Any, labels: Any, input_lengths: Any, label_lengths: Any, blank_label: int = 0,
+                         op: str = "RNNTLoss") -> tuple[jax.Array, jax.Array]:
+    """RNN-T losses and their gradient with respect to the logits ``acts`` (``ops.RNNTLoss``'s computation).
+
+    Arguments:
+        acts: float16/float32 logits (B, T, U + 1, V). labels: int32 (B, U).
+        input_lengths, label_lengths: int32 (B,), at most T and U.
+        blank_label: the blank class. op: the name used in errors.
+
+    Returns:
+        ``(costs, grads)``: (B,) and ``acts``' shape, in ``acts``' dtype.
+    """
+    a, lab = _arr(acts), _arr(labels)
+    il, ll = _arr(input_lengths), _arr(label_lengths)
+    if a.dtype not in (jnp.float16, jnp.float32):
+        raise TypeError(f"For '{op}', 'acts' must be a float16 or float32 tensor, but got {a.dtype}.")
+    for name, v in (("labels", lab), ("input_lengths", il), ("label_lengths", ll)):
+        if v.dtype != jnp.int32:
+            raise TypeError(f"For '{op}', '{name}' must be an int32 tensor, but got {v.dtype}.")
+    if a.ndim != 4:
+        raise ValueError(f"For '{op}', 'acts' must be 4-D (B, T, U, V), but got shape {a.shape}.")
+    if lab.shape != (a.shape[0], a.shape[2] - 1):
+        raise ValueError(f"For '{op}', 'labels' must have shape (B, U - 1) = {(a.shape[0], a.shape[2] - 1)}, but "
+                         f"got {lab.shape}.")
+    for name, v in (("input_lengths", il), ("label_lengths", ll)):
+        if v.shape != (a.shape[0],):
+            raise ValueError(f"For '{op}', '{name}' must have shape ({a.shape[0]},), but got {v.shape}.")
+    if not 0 <= blank_label < a.shape[3]:
+        raise ValueError(f"For '{op}', 'blank_label' must be in [0, {a.shape[3]}), but got {blank_label}.")
+    costs, vjp = jax.vjp(lambda x: _rnnt_costs(x, lab, il, ll, blank_label), a.astype(jnp.float32))
+    grads = vjp(jnp.ones_like(costs))[0]
+    return costs.astype(a.dtype), grads.astype(a.dtype)

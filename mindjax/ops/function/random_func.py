@@ -30,6 +30,7 @@ __all__ = [
     "rand_like", "randn_like", "randint_like", "randperm", "gamma", "random_gamma", "poisson", "random_poisson",
     "laplace", "standard_laplace", "random_categorical", "shuffle", "multinomial_with_replacement",
     "normal_", "uniform_", "exponential_", "random_",
+    "choice_with_mask", "uniform_candidate_sampler", "log_uniform_candidate_sampler",
 ]
 
 
@@ -230,3 +231,163 @@ def random_(input: Any, from_: int = 0, to: int | None = None, *, generator: Any
         ValueError: ``from_ >= to``.
     """
     return check_tensor("random_", "input", input).random_(from_, to, generator=generator)
+# --- sampling with a mask and candidate samplers (TensorFlow's rules, as MindSpore follows them) -------
+
+def _choice_with_mask(x: Any, count: int, key: Any) -> tuple[jax.Array, jax.Array]:
+    a = _arr(x)
+    if a.dtype != jnp.bool_:
+        raise TypeError(f"'input_x' must be a bool tensor, got {a.dtype}")
+    if not 1 <= a.ndim <= 5:
+        raise ValueError(f"'input_x' must have 1 to 5 dimensions, got shape {a.shape}")
+    count = check_int("count", count, 1)
+    flat = a.reshape(-1)
+    # A random order of all positions, the True ones first: the first ``count`` are the choice.
+    score = jnp.where(flat, jax.random.uniform(key, flat.shape), 2.0)
+    order = jnp.argsort(score)
+    picked = order[:count] if order.shape[0] >= count else jnp.pad(order, (0, count - order.shape[0]))
+    valid = (jnp.arange(count) < jnp.sum(flat)) & (jnp.arange(count) < flat.shape[0])
+    coords = jnp.stack(jnp.unravel_index(picked, a.shape), axis=-1).astype(jnp.int32)
+    return jnp.where(valid[:, None], coords, 0), valid
+
+
+@tensor_op
+@_named("choice_with_mask")
+def choice_with_mask(input_x: Any, count: int = 256, seed: int | None = None) -> tuple[jax.Array, jax.Array]:
+    """``count`` coordinates of True elements of a bool tensor, in random order, and which of them are real.
+
+    Arguments:
+        input_x: a bool tensor of rank 1 to 5.
+        count: how many to choose (positive). Default: ``256``.
+        seed: mixed into the global key when given. Default: ``None``.
+
+    Returns:
+        ``(index, mask)``: ``index`` int32 ``(count, rank)``, rows past the number of True elements zero;
+        ``mask`` bool ``(count,)``, False on those rows.
+    """
+    return _choice_with_mask(input_x, count, _key(seed))
+
+
+def _check_true_classes(true_classes: Any, num_true: int, dtypes: tuple[Any, ...]) -> jax.Array:
+    t = _arr(true_classes)
+    if t.dtype not in dtypes:
+        raise TypeError(f"'true_classes' must be a {' or '.join(str(jnp.dtype(d)) for d in dtypes)} tensor, "
+                        f"got {t.dtype}")
+    if t.ndim != 2 or t.shape[1] != num_true:
+        raise ValueError(f"'true_classes' must have shape (batch_size, num_true={num_true}), got {t.shape}")
+    return t
+
+
+def _check_sampler_args(num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
+                        seed: Any) -> tuple[int, int, bool, int, int]:
+    if not isinstance(unique, bool):
+        raise TypeError(f"'unique' must be a bool, got {type(unique).__name__}")
+    num_true, num_sampled = check_int("num_true", num_true, 1), check_int("num_sampled", num_sampled, 1)
+    range_max, seed = check_int("range_max", range_max, 1), check_int("seed", seed, 0)
+    if unique and num_sampled > range_max:
+        raise ValueError(f"'num_sampled' ({num_sampled}) must be at most 'range_max' ({range_max}) when "
+                         f"'unique' is True")
+    return num_true, num_sampled, unique, range_max, seed
+
+
+def _candidates(key: Any, log_p: jax.Array, num_sampled: int, unique: bool,
+                banned: jax.Array | None) -> tuple[jax.Array, jax.Array]:
+    """Samples of classes with log-probabilities ``log_p`` and the number of draws it took.
+
+    Drawing with replacement and rejecting repeats (and ``banned`` classes) is sampling without
+    replacement in proportion to ``p``: the Gumbel top-k does it in one step, and the draws it took
+    are, between the k-th and the next accepted class, geometric in the mass not yet taken.
+    """
+    k_sample, k_tries = jax.random.split(key)
+    allowed = log_p if banned is None else jnp.where(banned, -jnp.inf, log_p)
+    mass = jnp.sum(jnp.exp(allowed))
+    if not unique:
+        picked = jax.random.categorical(k_sample, allowed, shape=(num_sampled,))
+        if banned is None:
+            return picked, jnp.asarray(num_sampled, jnp.int32)
+        return picked, _geometric_sum(k_tries, jnp.full((num_sampled,), mass))
+    picked = jax.lax.top_k(allowed + jax.random.gumbel(k_sample, log_p.shape), num_sampled)[1]
+    taken = jnp.concatenate([jnp.zeros((1,)), jnp.cumsum(jnp.exp(log_p)[picked])[:-1]])
+    return picked, _geometric_sum(k_tries, jnp.clip(mass - taken, 1e-12, 1.0))
+
+
+def _geometric_sum(key: Any, success: jax.Array) -> jax.Array:
+    u = jax.random.uniform(key, success.shape, minval=1e-12, maxval=1.0)
+    draws = jnp.where(success >= 1.0, 1.0, jnp.ceil(jnp.log(u) / jnp.log1p(-jnp.minimum(success, 1 - 1e-7))))
+    return jnp.sum(jnp.maximum(draws, 1.0)).astype(jnp.int32)
+
+
+def _expected_count(p: jax.Array, num_sampled: int, num_tries: jax.Array) -> jax.Array:
+    """TensorFlow's expected count of a class of probability ``p``: ``p * n`` when every draw was kept,
+    else ``1 - (1 - p) ** num_tries``."""
+    return jnp.where(num_tries == num_sampled, p * num_sampled,
+                     -jnp.expm1(num_tries * jnp.log1p(-jnp.minimum(p, 1 - 1e-7)))).astype(jnp.float32)
+
+
+def _sample_candidates(true: jax.Array, log_p: jax.Array, p_of: Any, num_sampled: int, unique: bool,
+                       seed: int, remove_accidental_hits: bool) -> tuple[jax.Array, jax.Array, jax.Array]:
+    key = _key(seed or None)
+    banned = None
+    if remove_accidental_hits:
+        classes = jnp.arange(log_p.shape[0])
+        banned = jnp.any(classes[:, None] == true.reshape(-1)[None, :], axis=1)
+    picked, tries = _candidates(key, log_p, num_sampled, unique, banned)
+    return (picked.astype(true.dtype), _expected_count(p_of(true), num_sampled, tries),
+            _expected_count(p_of(picked), num_sampled, tries))
+
+
+@tensor_op
+@_named("uniform_candidate_sampler")
+def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                              seed: int = 0, remove_accidental_hits: bool = False
+                              ) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """``num_sampled`` classes drawn uniformly from ``[0, range_max)``, with their expected counts.
+
+    Arguments:
+        true_classes: int32 or int64 ``(batch_size, num_true)``.
+        num_true, num_sampled, range_max: positive ints. unique: draw without repeats (then
+            ``num_sampled <= range_max``). seed: non-negative; ``0`` draws from the global key.
+        remove_accidental_hits: never sample a class that is among ``true_classes``.
+
+    Returns:
+        ``(sampled_candidates, true_expected_count, sampled_expected_count)``: the classes
+        ``(num_sampled,)`` in ``true_classes``' dtype, and float32 expected counts of ``true_classes`` and of
+        them, ``p * num_sampled`` when no draw was rejected, else ``1 - (1 - p) ** num_tries``.
+    """
+    num_true, num_sampled, unique, range_max, seed = _check_sampler_args(num_true, num_sampled, unique, range_max,
+                                                                         seed)
+    if not isinstance(remove_accidental_hits, bool):
+        raise TypeError(f"'remove_accidental_hits' must be a bool, got {type(remove_accidental_hits).__name__}")
+    true = _check_true_classes(true_classes, num_true, (jnp.int32, jnp.int64))
+    log_p = jnp.full((range_max,), -jnp.log(float(range_max)))
+    return _sample_candidates(true, log_p, lambda c: jnp.full(c.shape, 1.0 / range_max), num_sampled, unique, seed,
+                              remove_accidental_hits)
+
+
+@tensor_op
+@_named("log_uniform_candidate_sampler")
+def log_uniform_candidate_sampler(true_classes: Any, num_true: int = 1, num_sampled: int = 5, unique: bool = True,
+                                  range_max: int = 5, seed: int = 0) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """``num_sampled`` classes drawn from ``[0, range_max)`` with ``P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)``
+    (Zipf-like), with their expected counts.
+
+    Arguments:
+        true_classes: int64 ``(batch_size, num_true)``.
+        num_true, num_sampled, range_max: positive ints. unique: draw without repeats. Default: ``True``.
+        seed: non-negative; ``0`` draws from the global key.
+
+    Returns:
+        ``(sampled_candidates, true_expected_count, sampled_expected_count)`` as
+        :func:`uniform_candidate_sampler` returns them.
+    """
+    num_true, num_sampled, unique, range_max, seed = _check_sampler_args(num_true, num_sampled, unique, range_max,
+                                                                         seed)
+    true = _check_true_classes(true_classes, num_true, (jnp.int64,) if jax.config.jax_enable_x64
+                               else (jnp.int64, jnp.int32))
+    scale = jnp.log(range_max + 1.0)
+
+    def p_of(c: jax.Array) -> jax.Array:
+        c = c.astype(jnp.float32)
+        return jnp.log((c + 2.0) / (c + 1.0)) / scale
+
+    log_p = jnp.log(p_of(jnp.arange(range_max)))
+    return _sample_candidates(true, log_p, p_of, num_sampled, unique, seed, False)

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
+from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import as_array
 from mindjax.ops import functional as F
 from mindjax.ops.function import math_func as M
@@ -1052,6 +1053,95 @@ class NMSWithMask(Primitive):
             return jnp.where(keep[i], keep & ~(overlap[i] & (jnp.arange(n) > i)), keep)
         keep = jax.lax.fori_loop(0, n, step, jnp.ones((n,), jnp.bool_))
         return boxes, jnp.arange(n, dtype=jnp.int32), keep
+
+
+
+class CompareAndBitpack(Primitive):
+    """``x > threshold`` packed along the last axis into uint8, eight values per byte, the first in the
+    most significant bit; a bool ``x`` is packed as it is, the first in the least significant bit, as
+    MindSpore's CPU kernel does (deprecated in MindSpore 2.8).
+
+    Call: ``CompareAndBitpack()(x, threshold)`` -> uint8 ``(..., n / 8)``; ``n`` must be a multiple of 8 and
+    ``threshold`` a 0-D tensor of ``x``'s dtype.
+    """
+
+    _strategy_inputs = 2
+
+    def __call__(self, x: Any, threshold: Any) -> jax.Array:
+        a, t = as_array(x), as_array(threshold)
+        allowed = (jnp.bool_, jnp.float16, jnp.float32, jnp.float64, jnp.int8, jnp.int16, jnp.int32, jnp.int64)
+        if a.dtype not in allowed:
+            raise TypeError(f"For '{self.name}', 'x' must be bool, float16, float32, float64, int8, int16, int32 "
+                            f"or int64, but got {a.dtype}.")
+        if t.dtype != a.dtype:
+            raise TypeError(f"For '{self.name}', 'threshold' must have the dtype of 'x' ({a.dtype}), but got "
+                            f"{t.dtype}.")
+        if t.ndim != 0:
+            raise ValueError(f"For '{self.name}', 'threshold' must be 0-D, but got shape {t.shape}.")
+        if a.ndim == 0 or a.shape[-1] % 8:
+            raise ValueError(f"For '{self.name}', the last dimension of 'x' must be a multiple of 8, but got shape "
+                             f"{a.shape}.")
+        # Measured on MindSpore 2.10 (CPU): a bool input is packed as it is, the first value in the least
+        # significant bit, whatever the threshold.
+        bits = (a if a.dtype == jnp.bool_ else a > t).reshape(a.shape[:-1] + (a.shape[-1] // 8, 8)).astype(jnp.uint8)
+        weights = jnp.asarray([1, 2, 4, 8, 16, 32, 64, 128] if a.dtype == jnp.bool_ else
+                              [128, 64, 32, 16, 8, 4, 2, 1], jnp.uint8)
+        return jnp.sum(bits * weights, axis=-1, dtype=jnp.uint8)
+
+
+class RaggedRange(Primitive):
+    """The concatenated ranges ``range(starts[i], limits[i], deltas[i])`` and their row splits.
+
+    Arguments:
+        Tsplits: the splits' dtype, ``mindjax.int32`` or ``mindjax.int64``.
+
+    Call: ``RaggedRange(Tsplits)(starts, limits, deltas)`` -> ``(rt_nested_splits, rt_dense_values)``; the
+    inputs are 0-D or 1-D of one dtype (int32, int64, float32 or float64). The output's length depends on the
+    values, so this op runs eagerly (not under ``jit``).
+    """
+
+    _strategy_inputs = 3
+
+    def __init__(self, Tsplits: Any) -> None:
+        super().__init__()
+        try:
+            dt = to_jax_dtype(Tsplits)
+        except (TypeError, ValueError, KeyError):
+            dt = None
+        if dt not in (jnp.int32, jnp.int64):
+            raise TypeError(f"For '{self.name}', 'Tsplits' must be int32 or int64, but got {Tsplits!r}.")
+        record(self, Tsplits=Tsplits)
+        self._splits_dtype = dt
+
+    def __call__(self, starts: Any, limits: Any, deltas: Any) -> tuple[jax.Array, jax.Array]:
+        name = self.name
+        arrays = [as_array(v) for v in (starts, limits, deltas)]
+        dtype = arrays[0].dtype
+        if dtype not in (jnp.int32, jnp.int64, jnp.float32, jnp.float64):
+            raise TypeError(f"For '{name}', 'starts' must be int32, int64, float32 or float64, but got {dtype}.")
+        for arg, a in zip(("limits", "deltas"), arrays[1:]):
+            if a.dtype != dtype:
+                raise TypeError(f"For '{name}', '{arg}' must have the dtype of 'starts' ({dtype}), but got {a.dtype}.")
+            if a.shape != arrays[0].shape:
+                raise ValueError(f"For '{name}', '{arg}' must have the shape of 'starts' {arrays[0].shape}, but got "
+                                 f"{a.shape}.")
+        if arrays[0].ndim > 1:
+            raise ValueError(f"For '{name}', the inputs must be 0-D or 1-D, but got shape {arrays[0].shape}.")
+        try:
+            s, lim, d = (np.asarray(a).reshape(-1) for a in arrays)
+        except jax.errors.TracerArrayConversionError:
+            raise TypeError(f"For '{name}', the output's length depends on the input values: call it eagerly, "
+                            f"not under jit.") from None
+        if np.any(d == 0):
+            raise ValueError(f"For '{name}', 'deltas' must not contain 0, but got {d.tolist()}.")
+        if np.issubdtype(s.dtype, np.floating):
+            # MindSpore's count is ceil((limit - start) / delta) and each value start + k * delta.
+            rows = [a + np.arange(max(int(np.ceil((b - a) / c)), 0), dtype=s.dtype) * c for a, b, c in zip(s, lim, d)]
+        else:
+            rows = [np.arange(a, b, c, dtype=s.dtype) for a, b, c in zip(s, lim, d)]
+        splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(self._splits_dtype)
+        values = np.concatenate(rows).astype(s.dtype) if rows else np.zeros((0,), s.dtype)
+        return jnp.asarray(splits), jnp.asarray(values)
 
 from mindjax.ops.operations.random_ops import Cauchy  # noqa: E402,F401  (MindSpore keeps it in math_ops)
 

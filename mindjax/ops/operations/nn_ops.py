@@ -31,6 +31,7 @@ from mindjax.ops.primitives import (  # noqa: F401
     ReLU, ReLU6, Sigmoid, Softmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Tanh,
 )
 from mindjax.ops.primitives_extra import FastGeLU  # noqa: F401
+from mindjax.ops.operations._rnn_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN, LSTM  # noqa: F401
 
 _M = __name__
 
@@ -2181,6 +2182,418 @@ class FractionalMaxPoolWithFixedKsize(Primitive):
         if random_samples is None:
             raise ValueError(f"For '{self.name}', 'random_samples' must be a Tensor of shape (N, C, 2).")
         return N.fractional_max_pool2d(input_x, self.ksize, self.output_shape, None, True, random_samples)
+
+
+# --- fused and gradient-only optimizer updates ---------------------------------------------------
+# Their inputs do not all share the first one's shape and dtype (loss scales, moments kept in float32,
+# factored second moments), so they bind their inputs here and write back through ``_write_back``.
+
+def _bind_update(prim: Primitive, names: tuple[str, ...], args: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> dict[str, Any]:
+    if len(args) > len(names) or set(kwargs) - set(names[len(args):]):
+        raise TypeError(f"For '{prim.name}', the inputs are {', '.join(names)}, but got {len(args)} positional "
+                        f"and keyword arguments {sorted(kwargs)}.")
+    given = dict(zip(names, args), **kwargs)
+    missing = [n for n in names if n not in given]
+    if missing:
+        raise TypeError(f"For '{prim.name}', missing input(s): {', '.join(missing)}.")
+    return given
+
+
+def _float_tensor(prim: str, name: str, value: Any, shape: tuple[int, ...] | None = None) -> jax.Array:
+    a = as_array(value)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"For '{prim}', '{name}' must be a float tensor, but got {a.dtype}.")
+    if shape is not None and a.shape != shape:
+        raise ValueError(f"For '{prim}', '{name}' must have shape {shape}, but got {a.shape}.")
+    return a
+
+
+class LARSUpdate(Primitive):
+    """Layer-wise adaptive rate scaling of a gradient (deprecated in MindSpore 2.10).
+
+    ``coeff = hyperpara * sqrt(norm_weight) / (sqrt(norm_gradient) + weight_decay * sqrt(norm_weight) + epsilon)``;
+    with ``use_clip`` it becomes ``clip(coeff / learning_rate, 0, 1) * learning_rate``. The new gradient is
+    ``coeff * (gradient + weight_decay * weight)``.
+
+    Arguments:
+        epsilon: Default: ``1e-05``. hyperpara: the trust coefficient. Default: ``0.001``.
+        use_clip: Default: ``False``.
+
+    Call: ``LARSUpdate()(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate)`` -> the
+    new gradient; ``norm_weight`` and ``norm_gradient`` are sums of squares.
+    """
+
+    _strategy_inputs = 6
+
+    def __init__(self, epsilon: float = 1e-05, hyperpara: float = 0.001, use_clip: bool = False) -> None:
+        super().__init__()
+        record(self, epsilon=_float_attr(self.name, "epsilon", epsilon),
+               hyperpara=_float_attr(self.name, "hyperpara", hyperpara),
+               use_clip=check_bool(self.name, "use_clip", use_clip))
+
+    def __call__(self, weight: Any, gradient: Any, norm_weight: Any, norm_gradient: Any, weight_decay: Any,
+                 learning_rate: Any) -> jax.Array:
+        w = _float_tensor(self.name, "weight", weight)
+        g = _float_tensor(self.name, "gradient", gradient, w.shape)
+        nw, ng, wd, lr = (_update_scalar(self.name, n, v, jnp.float32) for n, v in (
+            ("norm_weight", norm_weight), ("norm_gradient", norm_gradient), ("weight_decay", weight_decay),
+            ("learning_rate", learning_rate)))
+        w_norm, g_norm = jnp.sqrt(nw), jnp.sqrt(ng)
+        coeff = self.hyperpara * w_norm / (g_norm + wd * w_norm + self.epsilon)
+        if self.use_clip:
+            coeff = jnp.clip(coeff / lr, 0.0, 1.0) * lr
+        return (coeff * (g.astype(jnp.float32) + wd * w.astype(jnp.float32))).astype(g.dtype)
+
+
+class AdamNoUpdateParam(Primitive):
+    """Adam's moments and step without touching the parameter (deprecated in MindSpore 2.8).
+
+    ``m = beta1 * m + (1 - beta1) * g``; ``v = beta2 * v + (1 - beta2) * g ** 2``;
+    the result is ``-lr * sqrt(1 - beta2_power) / (1 - beta1_power) * m / (sqrt(v) + epsilon)`` (with
+    ``use_nesterov``, ``m`` is replaced by ``beta1 * m + (1 - beta1) * g``).
+
+    Arguments:
+        use_locking: accepted for compatibility. use_nesterov: Default: ``False``.
+
+    Call: ``AdamNoUpdateParam()(m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient)`` -> the
+    value to add to the parameter; ``m`` and ``v`` are updated in place.
+    """
+
+    _inputs = ("m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "gradient")
+    _strategy_inputs = 9
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__()
+        record(self, use_locking=check_bool(self.name, "use_locking", use_locking),
+               use_nesterov=check_bool(self.name, "use_nesterov", use_nesterov))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> jax.Array:
+        given = _bind_update(self, self._inputs, args, kwargs)
+        m = _float_tensor(self.name, "m", given["m"])
+        v = _float_tensor(self.name, "v", given["v"], m.shape)
+        g = _float_tensor(self.name, "gradient", given["gradient"], m.shape).astype(m.dtype)
+        b1p, b2p, lr, b1, b2, eps = (_update_scalar(self.name, n, given[n], m.dtype) for n in self._inputs[2:8])
+        m_new = b1 * m + (1 - b1) * g
+        v_new = b2 * v + (1 - b2) * g * g
+        step = lr * jnp.sqrt(1 - b2p) / (1 - b1p)
+        num = b1 * m_new + (1 - b1) * g if self.use_nesterov else m_new
+        _write_back(given["m"], m_new)
+        _write_back(given["v"], v_new)
+        return -step * num / (jnp.sqrt(v_new) + eps)
+
+
+class FusedWeightScaleApplyMomentum(Primitive):
+    """Momentum with weight decay and gradient scaling in one update.
+
+    ``g = (gradient + weight_decay * variable) * loss_scale`` (``loss_scale`` is the factor the gradient is
+    multiplied by, as MindSpore's GPU kernel does); ``accumulation = momentum * accumulation + g``;
+    ``variable -= learning_rate * accumulation``.
+
+    Call: ``FusedWeightScaleApplyMomentum()(weight_decay, loss_scale, variable, accumulation, learning_rate,
+    gradient, momentum)`` -> the new variable; ``variable`` and ``accumulation`` are updated in place.
+    """
+
+    _inputs = ("weight_decay", "loss_scale", "variable", "accumulation", "learning_rate", "gradient", "momentum")
+    _strategy_inputs = 7
+
+    def __call__(self, *args: Any, **kwargs: Any) -> jax.Array:
+        given = _bind_update(self, self._inputs, args, kwargs)
+        var = _float_tensor(self.name, "variable", given["variable"])
+        accum = _float_tensor(self.name, "accumulation", given["accumulation"], var.shape).astype(var.dtype)
+        grad = _float_tensor(self.name, "gradient", given["gradient"], var.shape).astype(var.dtype)
+        wd, scale, lr, mom = (_update_scalar(self.name, n, given[n], var.dtype)
+                              for n in ("weight_decay", "loss_scale", "learning_rate", "momentum"))
+        accum = mom * accum + (grad + wd * var) * scale
+        _write_back(given["accumulation"], accum)
+        return _write_back(given["variable"], var - lr * accum)
+
+
+class FusedCastAdamWeightDecay(Primitive):
+    """AdamWeightDecay with the moments in float32 and the gradient divided by a global norm.
+
+    ``g = gradient / global_norm`` (float32); ``m = beta1 * m + (1 - beta1) * g``;
+    ``v = beta2 * v + (1 - beta2) * g ** 2``; ``update = m / (sqrt(v) + epsilon)``, plus ``decay * var`` when
+    ``decay > 0``; ``var -= lr * update`` (cast back to ``var``'s dtype, float16 or float32).
+
+    Arguments:
+        use_locking: accepted for compatibility. Default: ``False``.
+
+    Call: ``FusedCastAdamWeightDecay()(var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm)`` ->
+    ``(var, m, v)``, all updated in place.
+    """
+
+    _inputs = ("var", "m", "v", "lr", "beta1", "beta2", "epsilon", "decay", "gradient", "global_norm")
+    _strategy_inputs = 10
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        record(self, use_locking=check_bool(self.name, "use_locking", use_locking))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        given = _bind_update(self, self._inputs, args, kwargs)
+        var = _float_tensor(self.name, "var", given["var"])
+        m = _float_tensor(self.name, "m", given["m"], var.shape).astype(jnp.float32)
+        v = _float_tensor(self.name, "v", given["v"], var.shape).astype(jnp.float32)
+        g = _float_tensor(self.name, "gradient", given["gradient"], var.shape).astype(jnp.float32)
+        lr, b1, b2, eps, decay, norm = (_update_scalar(self.name, n, given[n], jnp.float32)
+                                        for n in ("lr", "beta1", "beta2", "epsilon", "decay", "global_norm"))
+        g = g / norm
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        w = var.astype(jnp.float32)
+        update = m / (jnp.sqrt(v) + eps)
+        update = jnp.where(decay > 0, update + decay * w, update)
+        return (_write_back(given["var"], w - lr * update), _write_back(given["m"], m), _write_back(given["v"], v))
+
+
+class FusedAdaFactor(Primitive):
+    """One Adafactor step (deprecated in MindSpore 2.8 in favour of ``AdaFactor``).
+
+    With ``G = gradient`` and ``(eps1, eps2) = epsilon``: a parameter with two or more dimensions keeps
+    factored second moments, ``row = beta2 * row + (1 - beta2) * mean(G ** 2 + eps1, -1)`` and
+    ``col = beta2 * col + (1 - beta2) * mean(G ** 2 + eps1, -2)``, ``V = row ⊗ col / mean(row, -1)``; a vector
+    keeps ``exp_avg_sq = beta2 * exp_avg_sq + (1 - beta2) * (G ** 2 + eps1)`` as ``V``. Then
+    ``U = G / sqrt(V)``, ``U /= max(1, RMS(U) / clip_threshold)``, then ``U *= lr`` (times
+    ``max(eps2, RMS(param))`` with ``enable_scale_parameter``); with ``enable_first_moment``
+    ``exp_avg = beta1 * exp_avg + (1 - beta1) * U`` and ``U = exp_avg``; with ``enable_weight_decay``
+    ``param -= weight_decay * step * param`` too (``step`` the scaled ``lr``); ``param -= U``.
+
+    Arguments:
+        enable_scale_parameter, enable_first_moment, enable_weight_decay: Default: ``False``.
+
+    Call: ``FusedAdaFactor()(epsilon, clip_threshold, beta1, beta2, weight_decay, learning_rate, gradient,
+    param, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq)`` -> the new ``param``; it and the states
+    are updated in place.
+    """
+
+    _inputs = ("epsilon", "clip_threshold", "beta1", "beta2", "weight_decay", "learning_rate", "gradient",
+               "param", "exp_avg", "exp_avg_sq_row", "exp_avg_sq_col", "exp_avg_sq")
+    _strategy_inputs = 12
+
+    def __init__(self, enable_scale_parameter: bool = False, enable_first_moment: bool = False,
+                 enable_weight_decay: bool = False) -> None:
+        super().__init__()
+        record(self, enable_scale_parameter=check_bool(self.name, "enable_scale_parameter", enable_scale_parameter),
+               enable_first_moment=check_bool(self.name, "enable_first_moment", enable_first_moment),
+               enable_weight_decay=check_bool(self.name, "enable_weight_decay", enable_weight_decay))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> jax.Array:
+        return self._step(_bind_update(self, self._inputs, args, kwargs), None)
+
+    def _step(self, given: dict[str, Any], global_norm: Any) -> jax.Array:
+        name = self.name
+        param = _float_tensor(name, "param", given["param"])
+        shape = param.shape
+        g = _float_tensor(name, "gradient", given["gradient"], shape).astype(jnp.float32)
+        if global_norm is not None:
+            norm = _update_scalar(name, "global_norm", global_norm, jnp.float32)
+            g = jnp.where(norm > 1, g / norm, g)
+        eps = as_array(given["epsilon"]).reshape(-1).astype(jnp.float32)
+        if eps.shape != (2,):
+            raise ValueError(f"For '{name}', 'epsilon' must hold two values (eps1, eps2), but got shape {eps.shape}.")
+        clip, b1, b2, wd, lr = (_update_scalar(name, n, given[n], jnp.float32) for n in (
+            "clip_threshold", "beta1", "beta2", "weight_decay", "learning_rate"))
+        p = param.astype(jnp.float32)
+        g2 = g * g + eps[0]
+        if param.ndim >= 2:
+            row = _float_tensor(name, "exp_avg_sq_row", given["exp_avg_sq_row"], shape[:-1]).astype(jnp.float32)
+            col = _float_tensor(name, "exp_avg_sq_col", given["exp_avg_sq_col"],
+                                shape[:-2] + shape[-1:]).astype(jnp.float32)
+            row = b2 * row + (1 - b2) * jnp.mean(g2, axis=-1)
+            col = b2 * col + (1 - b2) * jnp.mean(g2, axis=-2)
+            v = row[..., :, None] * col[..., None, :] / jnp.mean(row, axis=-1, keepdims=True)[..., None]
+            _write_back(given["exp_avg_sq_row"], row)
+            _write_back(given["exp_avg_sq_col"], col)
+        else:
+            sq = _float_tensor(name, "exp_avg_sq", given["exp_avg_sq"], shape).astype(jnp.float32)
+            v = b2 * sq + (1 - b2) * g2
+            _write_back(given["exp_avg_sq"], v)
+        u = g / jnp.sqrt(v)
+        u = u / jnp.maximum(1.0, jnp.sqrt(jnp.mean(u * u)) / clip)
+        step = lr * jnp.maximum(eps[1], jnp.sqrt(jnp.mean(p * p))) if self.enable_scale_parameter else lr
+        u = u * step
+        if self.enable_first_moment:
+            avg = _float_tensor(name, "exp_avg", given["exp_avg"], shape).astype(jnp.float32)
+            u = b1 * avg + (1 - b1) * u
+            _write_back(given["exp_avg"], u)
+        if self.enable_weight_decay:
+            p = p - wd * step * p
+        return _write_back(given["param"], p - u)
+
+
+class FusedAdaFactorWithGlobalNorm(FusedAdaFactor):
+    """:class:`FusedAdaFactor` with the gradient divided by ``global_norm`` first (when it exceeds 1).
+
+    Call: as ``FusedAdaFactor`` with a trailing ``global_norm`` input.
+    """
+
+    _inputs = FusedAdaFactor._inputs + ("global_norm",)
+    _strategy_inputs = 13
+
+    def __call__(self, *args: Any, **kwargs: Any) -> jax.Array:
+        given = _bind_update(self, self._inputs, args, kwargs)
+        return self._step(given, given["global_norm"])
+
+
+class RmsNorm(Primitive):
+    """Root-mean-square normalisation over ``gamma``'s trailing axes (``ops.rms_norm``).
+
+    Arguments:
+        epsilon: added to the mean square, in (0, 1]. Default: ``1e-06``.
+
+    Call: ``RmsNorm(epsilon)(x, gamma)`` -> ``(y, rstd)``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, epsilon: float = 1e-06) -> None:
+        super().__init__()
+        epsilon = _float_attr(self.name, "epsilon", epsilon)
+        if not 0 < epsilon <= 1:
+            raise ValueError(f"For '{self.name}', 'epsilon' must be in (0, 1], but got {epsilon}.")
+        record(self, epsilon=epsilon)
+
+    def __call__(self, x: Any, gamma: Any) -> tuple[jax.Array, jax.Array]:
+        try:
+            return N.rms_norm(x, gamma, self.epsilon)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(str(exc).replace("For 'rms_norm'", f"For '{self.name}'", 1)) from None
+
+
+class ComputeAccidentalHits(Primitive):
+    """Where sampled classes equal target classes (deprecated in MindSpore 2.8).
+
+    Arguments:
+        num_true: the target classes per example. Default: ``1``.
+
+    Call: ``ComputeAccidentalHits(num_true)(true_classes, sampled_candidates)`` -> ``(indices, ids, weights)``:
+    for each ``true_classes[i, k] == sampled_candidates[j]``, in row-major order of ``(i, k)``, the row ``i``
+    (int32), the position ``j`` (the candidates' dtype) and ``-FLOAT_MAX`` (float32). The number of hits
+    depends on the values, so this op runs eagerly (not under ``jit``).
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, num_true: int = 1) -> None:
+        super().__init__()
+        record(self, num_true=check_int(self.name, "num_true", num_true))
+
+    def __call__(self, true_classes: Any, sampled_candidates: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        name = self.name
+        true, cand = as_array(true_classes), as_array(sampled_candidates)
+        for arg, a in (("true_classes", true), ("sampled_candidates", cand)):
+            if a.dtype not in (jnp.int32, jnp.int64):
+                raise TypeError(f"For '{name}', '{arg}' must be an int32 or int64 tensor, but got {a.dtype}.")
+        if true.ndim != 2 or true.shape[1] != self.num_true:
+            raise ValueError(f"For '{name}', 'true_classes' must have shape (batch_size, num_true={self.num_true}), "
+                             f"but got {true.shape}.")
+        if cand.ndim != 1:
+            raise ValueError(f"For '{name}', 'sampled_candidates' must be 1-D, but got shape {cand.shape}.")
+        try:
+            hits = np.argwhere(np.asarray(true)[:, :, None] == np.asarray(cand)[None, None, :])
+        except jax.errors.TracerArrayConversionError:
+            raise TypeError(f"For '{name}', the number of hits depends on the input values: call it eagerly, "
+                            f"not under jit.") from None
+        weights = np.full((hits.shape[0],), -np.finfo(np.float32).max, np.float32)
+        return (jnp.asarray(hits[:, 0].astype(np.int32)), jnp.asarray(hits[:, 2].astype(np.asarray(cand).dtype)),
+                jnp.asarray(weights))
+
+
+class NoRepeatNGram(Primitive):
+    """Beam search's n-gram blocking: a word that would repeat an n-gram already in the sequence gets
+    ``log_probs = -FLOAT_MAX`` (deprecated in MindSpore 2.8).
+
+    Arguments:
+        ngram_size: the n-gram's length, positive. Default: ``1``.
+
+    Call: ``NoRepeatNGram(ngram_size)(state_seq, log_probs)``: ``state_seq`` int ``(batch, beam, m)`` with
+    ``m >= ngram_size``, ``log_probs`` float ``(batch, beam, vocab)`` -> the new ``log_probs``.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, ngram_size: int = 1) -> None:
+        super().__init__()
+        ngram_size = check_int(self.name, "ngram_size", ngram_size)
+        if ngram_size <= 0:
+            raise ValueError(f"For '{self.name}', 'ngram_size' must be a positive int, but got {ngram_size}.")
+        record(self, ngram_size=ngram_size)
+
+    def __call__(self, state_seq: Any, log_probs: Any) -> jax.Array:
+        name, n = self.name, self.ngram_size
+        seq, probs = as_array(state_seq), as_array(log_probs)
+        if not jnp.issubdtype(seq.dtype, jnp.integer):
+            raise TypeError(f"For '{name}', 'state_seq' must be an int tensor, but got {seq.dtype}.")
+        if not jnp.issubdtype(probs.dtype, jnp.floating):
+            raise TypeError(f"For '{name}', 'log_probs' must be a float tensor, but got {probs.dtype}.")
+        if seq.ndim != 3 or probs.ndim != 3 or seq.shape[:2] != probs.shape[:2]:
+            raise ValueError(f"For '{name}', 'state_seq' (batch, beam, m) and 'log_probs' (batch, beam, vocab) must "
+                             f"be 3-D with the same batch and beam, but got {seq.shape} and {probs.shape}.")
+        m = seq.shape[-1]
+        if n > m:
+            raise ValueError(f"For '{name}', 'ngram_size' ({n}) must be at most the sequence length {m}.")
+        starts = jnp.arange(m - n + 1)
+        windows = seq[..., starts[:, None] + jnp.arange(n)[None, :]]  # (batch, beam, count, n)
+        prefix = seq[..., m - n + 1:]  # the last n - 1 words
+        match = jnp.all(windows[..., :n - 1] == prefix[..., None, :], axis=-1)
+        banned = jnp.any(match[..., None] & (windows[..., n - 1, None] == jnp.arange(probs.shape[-1])), axis=-2)
+        return jnp.where(banned, jnp.asarray(-jnp.finfo(probs.dtype).max, probs.dtype), probs)
+
+
+class DeformableOffsets(Primitive):
+    """The deformed samples of deformable convolution v2, laid out for a ``kh x kw``-strided convolution
+    (``ops.deformable_conv2d`` = this, then ``Conv2D`` with ``stride = kernel_size``).
+
+    Arguments:
+        strides: 4 ints, NCHW order (N and C 1). pads: (top, bottom, left, right). ksize: (kh, kw).
+        dilations: 4 ints. Default: ``(1, 1, 1, 1)``. data_format: ``'NCHW'`` (MindSpore also accepts
+        ``'NHWC'``; only NCHW is implemented). deformable_groups: Default: ``1``. modulated: must be ``True``.
+
+    Call: ``DeformableOffsets(strides, pads, ksize)(x, offsets)`` -> (N, C, H_out * kh, W_out * kw).
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, strides: Any, pads: Any, ksize: Any, dilations: Any = (1, 1, 1, 1), data_format: str = "NCHW",
+                 deformable_groups: int = 1, modulated: bool = True) -> None:
+        super().__init__()
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.name}', 'data_format' must be 'NCHW' here, but got {data_format!r}.")
+        try:
+            args = N._check_conv_args(self.name, ksize, strides, pads, dilations, deformable_groups, modulated)
+        except ValueError as exc:
+            raise ValueError(str(exc).replace("'padding'", "'pads'").replace("'kernel_size'", "'ksize'")) from None
+        except TypeError as exc:
+            raise TypeError(str(exc).replace("'padding'", "'pads'").replace("'kernel_size'", "'ksize'")) from None
+        record(self, strides=args[1], pads=args[2], ksize=args[0], dilations=args[3], data_format=data_format,
+               deformable_groups=args[4], modulated=modulated)
+
+    def __call__(self, x: Any, offsets: Any) -> jax.Array:
+        s = N._deformable_sample(self.name, x, offsets, self.ksize, self.strides, self.pads, self.dilations,
+                                 self.deformable_groups)
+        n, c, ho, wo, kh, kw = s.shape
+        return jnp.transpose(s, (0, 1, 2, 4, 3, 5)).reshape(n, c, ho * kh, wo * kw)
+
+
+class RNNTLoss(Primitive):
+    """The RNN transducer loss and its gradient with respect to the logits (MindSpore runs it on Ascend).
+
+    Arguments:
+        blank_label: the blank class. Default: ``0``.
+
+    Call: ``RNNTLoss(blank_label)(acts, labels, input_lengths, label_lengths)``: ``acts`` float (B, T, U, V)
+    logits, ``labels`` int32 (B, U - 1), the lengths int32 (B,) -> ``(costs, grads)``, (B,) and ``acts``' shape.
+    """
+
+    _strategy_inputs = 4
+
+    def __init__(self, blank_label: int = 0) -> None:
+        super().__init__()
+        record(self, blank_label=check_int(self.name, "blank_label", blank_label))
+
+    def __call__(self, acts: Any, labels: Any, input_lengths: Any, label_lengths: Any) -> tuple[jax.Array, jax.Array]:
+        return N.rnnt_loss_with_grads(acts, labels, input_lengths, label_lengths, self.blank_label, op=self.name)
 
 
 class FractionalMaxPool3DWithFixedKsize(Primitive):

@@ -15,7 +15,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from mindjax.common import random as _random
+from mindjax.common import dtype as _mstype, random as _random
 from mindjax.common.dtype import to_jax_dtype
 from mindjax.common.tensor import as_array
 from mindjax.ops.function import random_func as R
@@ -316,3 +316,166 @@ class MultinomialWithReplacement(Primitive):
             out = jax.lax.top_k(logits + jax.random.gumbel(key, logits.shape), self.numsamples)[1]
         out = out.astype(_int_dtype())
         return out.reshape(self.numsamples) if w.ndim == 1 else out
+
+
+class RandomChoiceWithMask(_Seeded):
+    """``count`` random coordinates of True elements of a bool tensor, and which of them are real.
+
+    Arguments:
+        count: how many to choose (positive). Default: ``256``. seed, seed2: Default: ``0``.
+
+    Call: ``RandomChoiceWithMask(count, seed, seed2)(input_x)`` -> ``(index, mask)`` as
+    :func:`mindjax.ops.choice_with_mask` returns them.
+    """
+
+    def __init__(self, count: int = 256, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__(seed, seed2)
+        count = check_int(self.name, "count", count)
+        if count <= 0:
+            raise ValueError(f"For '{self.name}', 'count' must be a positive int, but got {count}.")
+        record(self, count=count)
+
+    def __call__(self, input_x: Any) -> tuple[jax.Array, jax.Array]:
+        try:
+            return R._choice_with_mask(input_x, self.count, self._key())
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"For '{self.name}', {exc}") from None
+
+
+class _CandidateSampler(Primitive):
+    _fn: Any = None
+
+    def _check(self, num_true: Any, num_sampled: Any, unique: Any, range_max: Any, seed: Any) -> None:
+        try:
+            values = R._check_sampler_args(num_true, num_sampled, unique, range_max, seed)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"For '{self.name}', {exc}") from None
+        record(self, **dict(zip(("num_true", "num_sampled", "unique", "range_max", "seed"), values)))
+
+
+class UniformCandidateSampler(_CandidateSampler):
+    """Classes drawn uniformly from ``[0, range_max)`` with their expected counts (deprecated in MindSpore 2.10).
+
+    Arguments: ``num_true, num_sampled, unique, range_max, seed=0, remove_accidental_hits=False`` as
+    :func:`mindjax.ops.uniform_candidate_sampler` takes them.
+
+    Call: ``UniformCandidateSampler(...)(true_classes)`` -> ``(sampled_candidates, true_expected_count,
+    sampled_expected_count)``.
+    """
+
+    def __init__(self, num_true: int, num_sampled: int, unique: bool, range_max: int, seed: int = 0,
+                 remove_accidental_hits: bool = False) -> None:
+        super().__init__()
+        self._check(num_true, num_sampled, unique, range_max, seed)
+        if not isinstance(remove_accidental_hits, bool):
+            raise TypeError(f"For '{self.name}', 'remove_accidental_hits' must be a bool, but got "
+                            f"{type(remove_accidental_hits).__name__}.")
+        record(self, remove_accidental_hits=remove_accidental_hits)
+
+    def __call__(self, true_classes: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        out = R.uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique, self.range_max,
+                                          self.seed, self.remove_accidental_hits)
+        return out
+
+
+class LogUniformCandidateSampler(_CandidateSampler):
+    """Classes drawn from ``[0, range_max)`` with log-uniform (Zipf-like) probabilities, and their expected counts
+    (deprecated in MindSpore 2.10).
+
+    Arguments: ``num_true=1, num_sampled=5, unique=True, range_max=5, seed=0`` as
+    :func:`mindjax.ops.log_uniform_candidate_sampler` takes them.
+
+    Call: ``LogUniformCandidateSampler(...)(true_classes)`` -> ``(sampled_candidates, true_expected_count,
+    sampled_expected_count)``.
+    """
+
+    def __init__(self, num_true: int = 1, num_sampled: int = 5, unique: bool = True, range_max: int = 5,
+                 seed: int = 0) -> None:
+        super().__init__()
+        self._check(num_true, num_sampled, unique, range_max, seed)
+
+    def __call__(self, true_classes: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        return R.log_uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
+                                               self.range_max, self.seed)
+
+
+class NonDeterministicInts(Primitive):
+    """Integers drawn uniformly over their dtype's whole range (deprecated in MindSpore 2.8).
+
+    Arguments:
+        dtype: ``mindjax.int32`` or ``mindjax.int64``. Default: ``mindjax.int64``.
+
+    Call: ``NonDeterministicInts(dtype)(shape)`` with ``shape`` a 1-D int tensor of at least two non-negative
+    values -> the samples. They come from MindJAX's global key (``mindjax.set_seed``).
+    """
+
+    _strategy_inputs = 1
+
+    def __init__(self, dtype: Any = None) -> None:
+        super().__init__()
+        dtype = _mstype.int64 if dtype is None else dtype
+        try:
+            dt = to_jax_dtype(dtype)
+        except (TypeError, ValueError, KeyError):
+            dt = None
+        if dt not in (jnp.int32, jnp.int64):
+            raise TypeError(f"For '{self.name}', 'dtype' must be int32 or int64, but got {dtype!r}.")
+        record(self, dtype=dtype)
+        self._dtype = dt
+
+    def __call__(self, shape: Any) -> jax.Array:
+        s = as_array(shape)
+        if not jnp.issubdtype(s.dtype, jnp.integer):
+            raise TypeError(f"For '{self.name}', 'shape' must be an int32 or int64 tensor, but got {s.dtype}.")
+        if s.ndim != 1 or s.shape[0] < 2:
+            raise ValueError(f"For '{self.name}', 'shape' must be 1-D with at least 2 elements, but got shape "
+                             f"{s.shape}.")
+        dims = tuple(int(v) for v in s.tolist())
+        if min(dims) < 0:
+            raise ValueError(f"For '{self.name}', 'shape' must not be negative, but got {dims}.")
+        bits = jax.random.bits(_random.next_key(), dims, jnp.uint64 if self._dtype == jnp.int64 else jnp.uint32)
+        return jax.lax.bitcast_convert_type(bits, self._dtype)
+
+
+class ParameterizedTruncatedNormal(_Seeded):
+    """Normal samples with per-batch ``mean`` and ``stdevs``, truncated to ``[min, max]`` (deprecated in
+    MindSpore 2.8).
+
+    Arguments:
+        seed, seed2: non-negative; mixed into the global key when non-zero. Default: ``0``.
+
+    Call: ``ParameterizedTruncatedNormal(seed, seed2)(shape, mean, stdevs, min, max)``: ``shape``
+    ``(batch_size, ...)`` as a 1-D int tensor; ``mean``, ``stdevs``, ``min`` and ``max`` of one float dtype,
+    shaped ``()`` or ``(batch_size,)`` -> samples of ``shape`` in that dtype.
+    """
+
+    _strategy_inputs = 5
+
+    def __init__(self, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__(seed, seed2)
+        for arg in ("seed", "seed2"):
+            if getattr(self, arg) < 0:
+                raise ValueError(f"For '{self.name}', '{arg}' must be non-negative, but got {getattr(self, arg)}.")
+
+    def __call__(self, shape: Any, mean: Any, stdevs: Any, min: Any, max: Any) -> jax.Array:
+        name = self.name
+        s = as_array(shape)
+        if not jnp.issubdtype(s.dtype, jnp.integer) or s.ndim != 1 or s.shape[0] < 2:
+            raise ValueError(f"For '{name}', 'shape' must be a 1-D int tensor (batch_size, ...) of at least 2 "
+                             f"values, but got {s.dtype} of shape {s.shape}.")
+        dims = tuple(int(v) for v in s.tolist())
+        if any(d <= 0 for d in dims):
+            raise ValueError(f"For '{name}', 'shape' elements must be positive, but got {dims}.")
+        params = [as_array(v) for v in (mean, stdevs, min, max)]
+        dtype = params[0].dtype
+        for arg, a in zip(("mean", "stdevs", "min", "max"), params):
+            if not jnp.issubdtype(a.dtype, jnp.floating) or a.dtype != dtype:
+                raise TypeError(f"For '{name}', '{arg}' must be a float tensor of the dtype of 'mean' ({dtype}), "
+                                f"but got {a.dtype}.")
+            if a.shape not in ((), (dims[0],)):
+                raise ValueError(f"For '{name}', '{arg}' must have shape () or ({dims[0]},), but got {a.shape}.")
+        mu, sd, lo, hi = (jnp.broadcast_to(a.astype(jnp.float32), (dims[0],)).reshape((dims[0],) + (1,) *
+                                                                                        (len(dims) - 1))
+                          for a in params)
+        z = jax.random.truncated_normal(self._key(), (lo - mu) / sd, (hi - mu) / sd, dims, jnp.float32)
+        return jnp.clip(mu + sd * z, lo, hi).astype(dtype)

@@ -15,7 +15,7 @@ import numpy as np
 from mindjax.common import dtype as mstype
 from mindjax.common.tensor import as_array
 from mindjax.ops.function import spectral_func as S
-from mindjax.ops.operations._base import Primitive, check_bool, record
+from mindjax.ops.operations._base import Primitive, check_bool, check_int, record
 
 
 class _Window(Primitive):
@@ -62,3 +62,34 @@ class BlackmanWindow(_Window):
     """
 
     _fn = staticmethod(S.blackman_window)
+
+
+class STFT(Primitive):
+    """The short-time Fourier transform of already padded frames (``ops.stft`` without ``center``).
+
+    Arguments:
+        n_fft, hop_length, win_length: ints as :func:`mindjax.ops.stft` takes them.
+        normalized, onesided, return_complex: bools as :func:`mindjax.ops.stft` takes them.
+
+    Call: ``STFT(n_fft, hop_length, win_length, normalized, onesided, return_complex)(x, window)`` ->
+    ``(batch?, n_freq, n_frames)`` complex, or with a trailing (real, imag) axis.
+    """
+
+    _strategy_inputs = 2
+
+    def __init__(self, n_fft: int, hop_length: int, win_length: int, normalized: bool, onesided: bool,
+                 return_complex: bool) -> None:
+        super().__init__()
+        name = self.name
+        ints = {}
+        for arg, value in (("n_fft", n_fft), ("hop_length", hop_length), ("win_length", win_length)):
+            ints[arg] = check_int(name, arg, value)
+            if ints[arg] <= 0:
+                raise ValueError(f"For '{name}', '{arg}' must be a positive int, but got {value}.")
+        record(self, **ints, normalized=check_bool(name, "normalized", normalized),
+               onesided=check_bool(name, "onesided", onesided),
+               return_complex=check_bool(name, "return_complex", return_complex))
+
+    def __call__(self, x: Any, window: Any) -> jax.Array:
+        return S.stft(x, self.n_fft, self.hop_length, self.win_length, window, False, "REFLECT", self.normalized,
+                      self.onesided, self.return_complex)
