@@ -12,7 +12,7 @@ def test_compare_and_bitpack_packs_the_comparison_first_element_highest():
     out = ops.CompareAndBitpack()(ms.Tensor(np.arange(16, dtype=np.float32).reshape(2, 8)), ms.Tensor(5.0))
     assert out.dtype == ms.uint8 and out.shape == (2, 1)
     np.testing.assert_array_equal(out.asnumpy(), [[0b00000011], [0b11111111]])
-    with pytest.raises(ValueError, match=r"For 'CompareAndBitpack', the last axis of 'x' must be a multiple of 8, "
+    with pytest.raises(ValueError, match=r"For 'CompareAndBitpack', the last dimension of 'x' must be a multiple of 8, "
                                          r"but got shape \(6,\)"):
         ops.CompareAndBitpack()(ms.Tensor(np.arange(6, dtype=np.float32)), ms.Tensor(5.0))
 
@@ -32,12 +32,11 @@ def test_ragged_range_concatenates_the_ranges_with_their_splits():
 
 
 def test_ragged_range_checks_its_inputs():
-    with pytest.raises(TypeError, match=r"For 'RaggedRange', 'Tsplits' must be mindspore.int32 or mindspore.int64, "
-                                        r"but got Float32"):
+    with pytest.raises(TypeError, match=r"For 'RaggedRange', 'Tsplits' must be int32 or int64, but got"):
         ops.RaggedRange(ms.float32)
     with pytest.raises(ValueError, match=r"'deltas' must not contain 0"):
         ops.RaggedRange(ms.int64)(ms.Tensor(np.array([0])), ms.Tensor(np.array([3])), ms.Tensor(np.array([0])))
-    with pytest.raises(ValueError, match=r"must be concrete, not traced"):
+    with pytest.raises(TypeError, match=r"the output's length depends on the input values: call it eagerly"):
         jax.jit(lambda a: ops.RaggedRange(ms.int64)(a, a + 3, a + 1))(jnp.array([0]))
 
 
