@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from mindjax.common.sparse_tensor import COOTensor, CSRTensor
@@ -61,7 +62,8 @@ def _make(kind: str, op: str) -> Callable[..., Any]:
                      f"    Arguments:\n        x: a {cls.__name__}.\n\n"
                      f"    Returns:\n        a {cls.__name__} of ``x``'s structure holding ``ops.{op}(x.values)``.\n\n"
                      f"    Raises:\n        TypeError: ``x`` is not a {cls.__name__}.\n")
-    apply.__annotations__ = {"x": cls, "return": cls}
+    apply.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("x", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=cls)], return_annotation=cls)
     return apply
 
 
