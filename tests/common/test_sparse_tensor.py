@@ -21,7 +21,8 @@ def _coo():
 
 
 def test_csr_tensor_is_importable_from_every_path():
-    assert ms.CSRTensor is sparse_tensor.CSRTensor is CSRFromTensorModule
+    assert ms.CSRTensor is sparse_tensor.CSRTensor is CSRFromTensorModule is ms.common.CSRTensor
+    assert ms.COOTensor is ms.common.COOTensor
 
 
 def test_csr_tensor_parts_properties_and_dense_form():
