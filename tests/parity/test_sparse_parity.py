@@ -14,6 +14,18 @@ mindspore = pytest.importorskip("mindspore")
 
 import mindjax  # noqa: E402
 
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _kernel_files_in_tmp(tmp_path_factory):
+    """MindSpore compiles its CPU CSR kernels with AKG, which writes its files into the working directory
+    and finds them there again later in the process: one directory for the module, not the checkout."""
+    before = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("akg"))
+    yield
+    os.chdir(before)
+
+
 DENSE = np.array([[1, 0, -2, 0], [0, 0, 0, 0], [0, 3, 0, 0.5]], np.float32)
 POS = np.array([0.25, 0.5, 2.0, 0.75], np.float32)
 
