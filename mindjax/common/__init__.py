@@ -19,6 +19,8 @@ from mindjax.common.tensor import Tensor, from_numpy, tensor
 # name -> (module, attribute); resolved on first access (PEP 562).
 _LAZY: dict[str, tuple[str, str]] = {
     "RowTensor": ("mindjax.common.sparse_tensor", "RowTensor"),
+    "COOTensor": ("mindjax.common.sparse_tensor", "COOTensor"),
+    "CSRTensor": ("mindjax.common.sparse_tensor", "CSRTensor"),
     "Parameter": ("mindjax.cells.parameter", "Parameter"),
     "ParameterTuple": ("mindjax.cells.parameter", "ParameterTuple"),
     "jit": ("mindjax.transforms.jit", "jit"),

@@ -1548,6 +1548,20 @@ class _Delegated:
         return getattr(_ops(), self.name)(tensor, *args, **kwargs)
 
 
+
+def to_coo(self: Tensor) -> Any:
+    """This 2-D Tensor's nonzero entries as a COOTensor (``ops.dense_to_sparse_coo``; PYNATIVE only)."""
+    return _ops().dense_to_sparse_coo(self)
+
+
+def to_csr(self: Tensor) -> Any:
+    """This 2-D Tensor's nonzero entries as a CSRTensor (``ops.dense_to_sparse_csr``; PYNATIVE only)."""
+    return _ops().dense_to_sparse_csr(self)
+
+
+_method(to_coo)
+_method(to_csr)
+
 for _n in _DELEGATED:
     if _n not in Tensor.__dict__:
         setattr(Tensor, _n, _Delegated(_n))

@@ -1330,14 +1330,7 @@ def is_tensor(obj: Any) -> bool:
     return isinstance(obj, Tensor)
 
 
-class CSRTensor:
-    """Sparse CSR tensors are not supported by MindJAX."""
-
-    def __init__(self, *_: Any, **__: Any) -> None:
-        raise TypeError("CSRTensor: sparse tensors are not supported by MindJAX; use a dense Tensor")
-
-
-from mindjax.common.sparse_tensor import COOTensor  # noqa: E402,F401  (it needs as_array from here)
+from mindjax.common.sparse_tensor import COOTensor, CSRTensor  # noqa: E402,F401  (they need as_array from here)
 from mindjax.common import _tensor_methods  # noqa: E402,F401  (adds MindSpore's method set to Tensor)
 
 

@@ -54,6 +54,7 @@ from mindjax.cells.cell import cell_signature
 from mindjax.cells.parameter import Parameter
 from mindjax.cells.state import Effects, collect_variables, run_functional, structure_version
 from mindjax.common.random import RNG_STATE
+from mindjax.common.sparse_tensor import COOTensor, CSRTensor, RowTensor
 from mindjax.common.variable import Variable
 
 __all__ = ["grad", "value_and_grad", "GradOperation", "get_grad", "vjp", "jvp", "jacfwd",
@@ -75,10 +76,26 @@ def _primal(x: Any) -> Any:
     return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, Variable))
 
 
+_SPARSE = (COOTensor, CSRTensor, RowTensor)
+
+
+def _diff_part(x: Any) -> Any:
+    """What is differentiated of an input: a sparse tensor's values (its indices are structure), else all of it."""
+    return unwrap(x.values) if isinstance(x, _SPARSE) else x
+
+
+def _with_diff_part(x: Any, part: Any) -> Any:
+    """``x`` with its differentiated part replaced: a sparse tensor of the same structure holding ``part``."""
+    if not isinstance(x, _SPARSE):
+        return part
+    leaves, treedef = jax.tree_util.tree_flatten(x)
+    return jax.tree_util.tree_unflatten(treedef, leaves[:-1] + [part])  # the values are the last leaf
+
+
 def _replace(args: tuple[Any, ...], positions: Sequence[int], values: Sequence[Any]) -> list[Any]:
     out = list(args)
     for pos, val in zip(positions, values):
-        out[pos] = val
+        out[pos] = _with_diff_part(args[pos], val)
     return out
 
 
@@ -149,7 +166,7 @@ def _differentiate(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[s
 def _differentiate_values(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
                           positions: Sequence[int], weights: Sequence[Parameter], has_aux: bool,
                           sens: Any, api: str) -> tuple[Any, list[Any], list[Any]]:
-    diff_primals = [_primal(args[p]) for p in positions]
+    diff_primals = [_primal(_diff_part(args[p])) for p in positions]
     weight_primals = [w._value for w in weights]
     int_inputs = any(_is_int(leaf) for leaf in jax.tree_util.tree_leaves((diff_primals, weight_primals)))
     # MindSpore differentiates integer (and bool) inputs and Parameters as if they were real and casts the
@@ -199,6 +216,8 @@ def _vjp_once(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
     input_grads = [_conj(_zero_like_primal(_cast_like(g, p), p)) for g, p in zip(input_grads, original)]
     weight_grads = [_conj(_zero_like_primal(_cast_like(g, p), p))
                     for g, p in zip(weight_grads, original_weights)]
+    # A sparse input's gradient is a sparse tensor of its structure holding the values' gradient.
+    input_grads = [_with_diff_part(args[p], g) for p, g in zip(positions, input_grads)]
     # Hooks registered on an input Tensor or a Parameter (Tensor.register_hook) see its whole gradient.
     input_grads = [apply_leaf_hooks(args[p], g) for p, g in zip(positions, input_grads)]
     weight_grads = [apply_leaf_hooks(w, g) for w, g in zip(weights, weight_grads)]
@@ -374,14 +393,15 @@ def _pack(grads: Sequence[Any], ids: Sequence[Any], return_ids: bool, single: bo
 
 
 def _is_grad_input(x: Any) -> bool:
-    """Whether a positional input gets a gradient: a Tensor (or Parameter, or array), as in MindSpore.
+    """Whether a positional input gets a gradient: a Tensor (or Parameter, or array, or a sparse tensor's
+    values), as in MindSpore.
 
     Python numbers, strings, ``None`` and containers (tuples, lists, dicts, even
     of Tensors) are constants of the call; MindSpore 2.10 leaves them out of the
     gradients, in both modes. What ``ms.mutable`` marked is an input: a marked
     container gets its Tensors' gradients, a marked number a zero (see ``_GradFunction``).
     """
-    return isinstance(x, (Tensor, jax.Array, np.ndarray, np.generic)) or is_mutable(x)
+    return isinstance(x, (Tensor, jax.Array, np.ndarray, np.generic) + _SPARSE) or is_mutable(x)
 
 
 class _GradFunction:

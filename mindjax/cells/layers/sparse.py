@@ -4,12 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 
 from mindjax.cells.cell import Cell
-from mindjax.common.tensor import as_array as _arr
+from mindjax.ops.operations import sparse_ops as P
 
 __all__ = ["SparseToDense", "SparseTensorDenseMatmul"]
+
+_sparse_to_dense = P.SparseToDense()  # the one implementation, shared with ops.SparseToDense
 
 
 class SparseToDense(Cell):
@@ -32,11 +33,7 @@ class SparseToDense(Cell):
         if not all(hasattr(sparse_tensor, a) for a in ("indices", "values", "shape")):
             raise TypeError(f"{self._where()}, 'sparse_tensor' must be a COOTensor, "
                             f"got {type(sparse_tensor).__name__}")
-        indices, values = _arr(sparse_tensor.indices).astype(jnp.int32), _arr(sparse_tensor.values)
-        shape = tuple(int(d) for d in sparse_tensor.shape)
-        where = tuple(indices.T)
-        last = jnp.full(shape, -1, jnp.int32).at[where].max(jnp.arange(values.shape[0], dtype=jnp.int32))
-        return jnp.where(last >= 0, values[jnp.maximum(last, 0)], jnp.zeros((), values.dtype))
+        return _sparse_to_dense(sparse_tensor.indices, sparse_tensor.values, tuple(sparse_tensor.shape))
 
 
 class SparseTensorDenseMatmul(Cell):
@@ -68,22 +65,12 @@ class SparseTensorDenseMatmul(Cell):
                                 f"but got type '{type(value).__name__}'.")
         self.adj_st = adjoint_st
         self.adj_dt = adjoint_dt
+        self._matmul = P.SparseTensorDenseMatmul(adjoint_st=adjoint_st, adjoint_dt=adjoint_dt)
 
     def construct(self, indices: Any, values: Any, sparse_shape: Any, dense: Any) -> jax.Array:
-        indices, values, dense = _arr(indices), _arr(values), _arr(dense)
-        shape = tuple(int(d) for d in (sparse_shape if isinstance(sparse_shape, (tuple, list))
-                                       else _arr(sparse_shape).tolist()))
-        if indices.ndim != 2 or indices.shape[1] != 2 or len(shape) != 2:
-            raise ValueError(f"{self._where()}, 'indices' must be (N, 2) and 'sparse_shape' 2 ints, got "
-                             f"{tuple(indices.shape)} and {shape}")
-        rows, cols = indices[:, 0].astype(jnp.int32), indices[:, 1].astype(jnp.int32)
-        if self.adj_st:
-            rows, cols, shape = cols, rows, shape[::-1]
-            values = jnp.conj(values)
-        if self.adj_dt:
-            dense = jnp.conj(dense.T)
-        if dense.ndim != 2 or dense.shape[0] != shape[1]:
-            raise ValueError(f"{self._where()}, the sparse matrix is {shape[0]}x{shape[1]} (after adjoint_st) and "
-                             f"'dense' must have {shape[1]} rows (after adjoint_dt), got shape {tuple(dense.shape)}")
-        products = values[:, None].astype(jnp.result_type(values, dense)) * dense[cols]
-        return jnp.zeros((shape[0], dense.shape[1]), products.dtype).at[rows].add(products)
+        try:
+            return self._matmul(indices, values, sparse_shape, dense)
+        except (TypeError, ValueError) as exc:
+            msg = str(exc)
+            prefix = "For 'SparseTensorDenseMatmul', "
+            raise type(exc)(f"{self._where()}, {msg[len(prefix):] if msg.startswith(prefix) else msg}") from None

@@ -13,7 +13,7 @@ import jax
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.sparse_tensor import COOTensor, RowTensor
+from mindjax.common.sparse_tensor import COOTensor, CSRTensor, RowTensor
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.ops.primitives import Primitive
@@ -52,7 +52,7 @@ _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "None": lambda x: x is None,
     "RowTensor": lambda x: isinstance(x, RowTensor),
     "COOTensor": lambda x: isinstance(x, COOTensor),
-    "CSRTensor": _never,
+    "CSRTensor": lambda x: isinstance(x, CSRTensor),
     "MapTensor": _never,
     "Keyword": _never,
     "Undetermined": _never,

@@ -1,7 +1,7 @@
 """``mindspore.ops.operations``: the Primitive classes, as ``from mindspore.ops import operations as P`` imports them.
 
 Split as MindSpore splits them: ``math_ops``, ``array_ops``, ``nn_ops``, ``random_ops``,
-``other_ops``, ``image_ops``, ``spectral_ops``, ``debug_ops``, ``comm_ops`` and ``custom_ops``. The Primitives of ``mindjax.ops.primitives*``
+``other_ops``, ``image_ops``, ``sparse_ops``, ``spectral_ops``, ``debug_ops``, ``comm_ops`` and ``custom_ops``. The Primitives of ``mindjax.ops.primitives*``
 are re-exported by those modules and here.
 """
 from mindjax.ops.primitives import *  # noqa: F401,F403
@@ -9,7 +9,7 @@ from mindjax.ops.primitives_extra import *  # noqa: F401,F403
 from mindjax.ops.composite import Partial  # noqa: F401
 from mindjax.ops import primitives as _primitives, primitives_extra as _primitives_extra
 from mindjax.ops.operations import (array_ops, comm_ops, custom_ops, debug_ops, image_ops, math_ops,  # noqa: F401
-                                    nn_ops, other_ops, random_ops, spectral_ops)
+                                    nn_ops, other_ops, random_ops, sparse_ops, spectral_ops)
 
 
 def _primitive_names(module: object) -> list[str]:
@@ -20,7 +20,8 @@ def _primitive_names(module: object) -> list[str]:
 
 
 #: The Primitives this package's modules define (the older ones are in ``mindjax.ops.primitives*``).
-_MODULES = (array_ops, custom_ops, debug_ops, image_ops, math_ops, nn_ops, other_ops, random_ops, spectral_ops)
+_MODULES = (array_ops, custom_ops, debug_ops, image_ops, math_ops, nn_ops, other_ops, random_ops, sparse_ops,
+            spectral_ops)
 NEW_PRIMITIVES = sorted({name for module in _MODULES
                          for name in _primitive_names(module)} - set(_primitives.__all__ + _primitives_extra.__all__))
 

@@ -1394,34 +1394,3 @@ class SparseGatherV2(Primitive):
 
     def __call__(self, input_params: Any, input_indices: Any, axis: int) -> jax.Array:
         return F.gather(input_params, input_indices, axis)
-
-
-class SparseToDense(Primitive):
-    """A dense array of ``sparse_shape``, zero but for ``values`` at the rows of ``indices``.
-    Call: ``SparseToDense()(indices, values, sparse_shape)`` with ``indices`` ``(n, len(sparse_shape))``."""
-
-    _strategy_inputs = 2
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.init_prim_io_names(inputs=["indices", "values", "dense_shape"], outputs=["output"])
-
-    def __call__(self, indices: Any, values: Any, sparse_shape: Any) -> jax.Array:
-        idx, val = as_array(indices), as_array(values)
-        if not isinstance(sparse_shape, tuple) or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0
-                                                          for d in sparse_shape):
-            raise TypeError(f"For '{self.name}', 'sparse_shape' must be a tuple of positive ints, but got "
-                            f"{sparse_shape!r}.")
-        if not jnp.issubdtype(idx.dtype, jnp.integer) or idx.ndim != 2 or idx.shape[1] != len(sparse_shape):
-            raise ValueError(f"For '{self.name}', 'indices' must be integer of shape (n, {len(sparse_shape)}), but "
-                             f"got {idx.dtype} of shape {tuple(idx.shape)}.")
-        if val.shape != (idx.shape[0],):
-            raise ValueError(f"For '{self.name}', 'values' must be of shape ({idx.shape[0]},), but got "
-                             f"{tuple(val.shape)}.")
-        if not isinstance(idx, jax.core.Tracer):
-            bad = (np.asarray(idx) < 0) | (np.asarray(idx) >= np.asarray(sparse_shape))
-            if bad.any():
-                row = int(np.argwhere(bad.any(axis=1))[0, 0])
-                raise ValueError(f"For '{self.name}', row {row} of 'indices' {np.asarray(idx)[row].tolist()} is "
-                                 f"outside 'sparse_shape' {sparse_shape}.")
-        return jnp.zeros(sparse_shape, val.dtype).at[tuple(idx.T)].add(val)
