@@ -229,9 +229,12 @@ def _to_array(data: Any, dtype: np.dtype | None) -> jax.Array:
         raise TypeError(f"For 'Tensor', 'input_data' must be numeric or bool data, got {np_dtype} "
                         f"({type(data).__name__})")
     target = _narrowed(np_dtype)
-    if callers:
-        return jnp.asarray(np.array(data, dtype=target, copy=True))
-    return jnp.asarray(data, dtype=target)
+    # Python/numpy data is a constant: built at trace time too, so that inside a compiled program
+    # its value stays known (``lst[Tensor([1])]``, ``int(Tensor(2))``), as MindSpore folds it.
+    with jax.ensure_compile_time_eval():
+        if callers:
+            return jnp.asarray(np.array(data, dtype=target, copy=True))
+        return jnp.asarray(data, dtype=target)
 
 
 def _dynamic_dim(d: Any) -> bool:
@@ -612,6 +615,8 @@ class Tensor:
     def _scalar_value(self) -> Any:
         # MindSpore converts any one-element Tensor (``float(Tensor([[2.5]]))``), not only 0-d ones.
         raw = self._value
+        if isinstance(raw, jax.Array) and not isinstance(raw, jax.core.Tracer):
+            raw = np.asarray(raw)   # a known value, read on the host (also while tracing a program)
         return raw.reshape(()) if getattr(raw, "size", 0) == 1 and raw.ndim else raw
 
     def __bool__(self) -> bool:
@@ -633,7 +638,7 @@ class Tensor:
         if raw.size != 1 or not (jnp.issubdtype(raw.dtype, jnp.integer) or raw.dtype == jnp.bool_):
             raise ValueError(f"Only integer tensors of a single element can be converted to an index, "
                              f"got a Tensor of shape {tuple(raw.shape)} and dtype {self.dtype}")
-        return int(raw.reshape(()))
+        return int(self._scalar_value())
 
     def __len__(self) -> int:
         if self.ndim == 0:

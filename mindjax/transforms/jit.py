@@ -42,6 +42,7 @@ from mindjax.cells.cell import cell_signature
 from mindjax.cells.state import collect_variables, run_with_state, structure_version
 from mindjax.transforms._static_outputs import box_static, unbox_static
 from mindjax.transforms.control_flow import convert_function  # also installs the construct hook
+from mindjax.transforms.control_flow import ValueDependentStructureError
 
 _DYNAMIC_TYPES = (jax.Array, np.ndarray, np.generic)
 T = TypeVar("T")
@@ -150,13 +151,14 @@ def _input_tensors(tree: Any) -> list[Tensor]:
             if isinstance(x, Tensor) and not isinstance(x, Variable)]
 
 
-def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], Any]:
+def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any], known: bool = False) -> tuple[list[Any], Any]:
     """The traced leaves of a call's arguments, and the hashable rest (its compile key).
 
     Positional Tensors and concrete arrays alone (the common call) take a short path:
-    the key is which positions held Tensors.
+    the key is which positions held Tensors. With ``known``, small integer and bool
+    arrays are part of the key by value (see :class:`_KnownValue`).
     """
-    if not kwargs:
+    if not kwargs and not known:
         dynamic: list[Any] = []
         kinds = []
         for arg in args:
@@ -182,6 +184,8 @@ def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any
     for leaf in leaves:
         if isinstance(leaf, Variable):
             static.append(_VariableArg(leaf))
+        elif known and _small_integer(leaf):
+            static.append(_KnownValue(leaf))
         elif isinstance(leaf, _DYNAMIC_TYPES):
             dynamic.append(leaf)
             static.append(_DYNAMIC)
@@ -198,6 +202,37 @@ def _split_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any
         raise TypeError(f"a compiled call got an argument of type {bad} that is neither an array "
                         f"nor hashable; pass arrays, numbers, strings, tuples, lists or dicts") from None
     return dynamic, key
+
+
+# Integer/bool array inputs of at most this many elements become constants of the program when its trace
+# meets a structure that depends on a tensor's value (ValueDependentStructureError).
+_KNOWN_VALUE_MAX = 16
+
+
+def _small_integer(leaf: Any) -> bool:
+    return (isinstance(leaf, _DYNAMIC_TYPES) and not isinstance(leaf, jax.core.Tracer)
+            and np.dtype(leaf.dtype).kind in "iub" and int(np.size(leaf)) <= _KNOWN_VALUE_MAX)
+
+
+class _KnownValue:
+    """A small integer or bool input array that the program takes as a constant: hashed by its value,
+    so each value compiles (and caches) its own program."""
+
+    __slots__ = ("array", "_value_key")
+
+    def __init__(self, array: Any) -> None:
+        host = np.asarray(array)
+        self.array = array
+        self._value_key = (host.dtype.str, host.shape, host.tobytes())
+
+    def __hash__(self) -> int:
+        return hash(self._value_key)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _KnownValue) and self._value_key == other._value_key
+
+    def __repr__(self) -> str:
+        return f"<constant {np.asarray(self.array).tolist()}>"
 
 
 def _unhashable(x: Any) -> bool:
@@ -230,7 +265,8 @@ def _join_args(dynamic: Sequence[Any], key: Any) -> tuple[tuple[Any, ...], dict[
         return tuple(Tensor._wrap(d) if is_tensor else d for d, is_tensor in zip(dynamic, static)), {}
     it = iter(dynamic)
     leaves = [next(it) if s is _DYNAMIC else Tensor._wrap(next(it)) if s is _MUTABLE_SCALAR
-              else s.var if isinstance(s, _VariableArg) else s for s in static]
+              else s.var if isinstance(s, _VariableArg) else s.array if isinstance(s, _KnownValue) else s
+              for s in static]
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
@@ -376,6 +412,7 @@ class CompiledFunction(Program):
         # what a trace depends on: it is a static argument, and the trace runs under it.
         self._jitted = jax.jit(self._pure, static_argnums=(2, 3))
         self._shared = False  # whether identical built-in Cells' program was looked for (PYNATIVE)
+        self._known_values = False  # whether small integer/bool inputs are constants (see call_split)
 
     def _pure(self, values: list[Any], dynamic: list[Any], key: Any,
               policy: Any = _ACTIVE_POLICY) -> tuple[Any, list[Any], list[Any]]:
@@ -417,7 +454,27 @@ class CompiledFunction(Program):
 
     def call_split(self, dynamic: list[Any], key: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Run the program on arguments already split by ``_split_args`` (``args``/``kwargs`` are
-        the originals, for writing in-place changes back to input Tensors)."""
+        the originals, for writing in-place changes back to input Tensors).
+
+        A trace that meets a Python structure depending on a tensor's value (a list of lists
+        indexed by an input, :class:`ValueDependentStructureError`) is traced again with the small
+        integer and bool input arrays as constants; this function then compiles one program per
+        value of them, as MindSpore interprets such statements at run time.
+        """
+        if self._known_values:
+            dynamic, key = _split_args(args, kwargs, known=True)
+        try:
+            return self._call_split(dynamic, key, args, kwargs)
+        except ValueDependentStructureError:
+            if self._known_values:
+                raise
+            dynamic, key = _split_args(args, kwargs, known=True)
+            if not any(isinstance(s, _KnownValue) for s in key[1]):
+                raise
+            self._known_values = True
+            return self._call_split(dynamic, key, args, kwargs)
+
+    def _call_split(self, dynamic: list[Any], key: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         variables = self.variables
         if context._PARALLEL["parallel_mode"] != "stand_alone":
             self._plan_parallel(dynamic, key)

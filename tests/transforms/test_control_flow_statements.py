@@ -631,11 +631,19 @@ def test_a_list_of_same_shaped_tensors_indexed_by_a_run_time_tensor_picks_the_it
 
 
 def test_a_list_of_unlike_items_indexed_by_a_run_time_tensor_raises_naming_the_line():
+    # An integer input as the index is made a constant (tests/transforms/test_value_dependent_structure.py);
+    # an index computed from a float input cannot be.
     @ms.jit
-    def pick(i):
+    def pick(x):
         rows = [[1], [2, 3], [4]]
-        return rows[i]
+        return rows[(x > 0).astype(ms.int32)]
 
     with pytest.raises(ValueError, match=HERE + r":\d+: indexing a list with a tensor whose value is known only "
                                                r"when the program runs .* got items \[list, list, list\]"):
-        pick(ms.Tensor([2]))
+        pick(ms.Tensor([2.0]))
+
+    @ms.jit
+    def pick_by_input(i):
+        return [[1], [2, 3], [4]][i]
+
+    assert pick_by_input(ms.Tensor([2])) == [4]   # MindSpore 2.10: [4]

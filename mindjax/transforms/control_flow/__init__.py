@@ -33,6 +33,12 @@ What each construct compiles to:
   tensor bound becomes a differentiable while loop as above.
 - ``for`` over tuples, lists, ``CellList``/``SequentialCell`` and dicts:
   unrolled. Over a tensor: its first axis, unrolled or scanned as above.
+- A Python list or tuple indexed by a tensor known only at run time: its items
+  must be tensors of one shape (stacked and indexed in the program). Otherwise
+  the result's structure depends on the value (MindSpore interprets such a
+  statement at run time): :class:`ValueDependentStructureError`, and the
+  compiled function traces again with its small integer/bool Tensor inputs as
+  constants, one program per value of them (see ``mindjax.transforms.jit``).
 - ``break``/``continue``/``return`` inside control flow: flags that guard the
   rest of the block; a tensor flag is a ``lax.cond`` guard and a loop
   condition.
@@ -94,9 +100,10 @@ from mindjax.transforms.control_flow import _runtime
 from mindjax.transforms.control_flow._converter import convert as _convert
 from mindjax.transforms.control_flow._converter import convert_or_fallback
 from mindjax.transforms.control_flow._errors import ControlFlowSyntaxError, ControlFlowTraceError, Undefined
+from mindjax.transforms.control_flow._errors import ValueDependentStructureError
 from mindjax.transforms.control_flow._lax import CHECKPOINTS
 
-__all__ = ["ControlFlowSyntaxError", "ControlFlowTraceError", "convert_function",
+__all__ = ["ControlFlowSyntaxError", "ControlFlowTraceError", "ValueDependentStructureError", "convert_function",
            "converted_construct", "graph_active"]
 
 UNROLL_MAX = _runtime.UNROLL_MAX

@@ -34,6 +34,17 @@ class ControlFlowTraceError(ValueError):
     """
 
 
+class ValueDependentStructureError(ValueError):
+    """A Python structure that depends on the value of a tensor known only when the program runs.
+
+    ``[[1], [2, 3]][i]`` with ``i`` a program input: MindSpore runs such a
+    statement in the interpreter at run time; one XLA program has one output
+    structure. A compiled function (``ms.jit``, a GRAPH-mode Cell) that meets it
+    traces again with its small integer and bool Tensor inputs as constants, and
+    from then on compiles one program per value of those inputs.
+    """
+
+
 class Undefined:
     """The value of a variable that is not (or not consistently) defined.
 

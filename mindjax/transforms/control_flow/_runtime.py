@@ -18,7 +18,7 @@ from mindjax import context
 from mindjax.common.tensor import Tensor
 from mindjax.common.variable import Variable
 from mindjax.transforms.control_flow import _lax
-from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined
+from mindjax.transforms.control_flow._errors import ControlFlowTraceError, Undefined, ValueDependentStructureError
 
 UNROLL_MAX = 16   # a Python-bounded `for` longer than this becomes one lax.scan when it can
 
@@ -248,7 +248,7 @@ def _sequence_item(items: list[Any] | tuple[Any, ...], index: Any, info: str) ->
     if not (ok and same):
         got = ", ".join(type(item).__name__ if not _lax.is_array(a) else f"{tuple(jnp.shape(a))}"
                         for item, a in zip(items[:4], arrays[:4])) + (", ..." if len(items) > 4 else "")
-        raise ValueError(
+        raise ValueDependentStructureError(
             f"{info}: indexing a {type(items).__name__} with a tensor whose value is known only when the "
             f"program runs (shape {tuple(raw.shape)}, dtype {raw.dtype}) needs a one-element integer "
             f"index and items that are tensors of one shape and dtype, got items [{got}]; index with a "
