@@ -732,13 +732,7 @@ class _ApplyOptimizer(Primitive):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         names = self._inputs
-        if len(args) > len(names) or set(kwargs) - set(names[len(args):]):
-            raise TypeError(f"For '{self.name}', the inputs are {', '.join(names)}, but got {len(args)} positional "
-                            f"and keyword arguments {sorted(kwargs)}.")
-        given = dict(zip(names, args), **kwargs)
-        missing = [n for n in names if n not in given]
-        if missing:
-            raise TypeError(f"For '{self.name}', missing input(s): {', '.join(missing)}.")
+        given = _bind_update(self, names, args, kwargs)
         first = names[0]
         var = as_array(given[first])
         if not jnp.issubdtype(var.dtype, jnp.inexact):
