@@ -13,11 +13,14 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import functools
+import inspect
+from typing import Any, Callable, Sequence
 
 __all__ = ["EQ", "NE", "LT", "LE", "GT", "GE", "INC_NEITHER", "INC_LEFT", "INC_RIGHT", "INC_BOTH", "check",
            "check_int", "check_is_int", "check_is_float", "check_equal_int", "check_positive_int",
-           "check_non_negative_int", "check_positive_float", "check_non_negative_float", "check_float_range",
+           "check_non_negative_int", "check_negative_int", "check_non_positive_int", "check_float",
+           "check_positive_float", "check_negative_float", "check_non_positive_float", "args_type_check", "check_non_negative_float", "check_float_range",
            "check_int_range", "check_number_range", "check_value_type", "check_bool", "check_string",
            "check_type_name", "check_isinstance", "twice"]
 
@@ -108,6 +111,40 @@ def check_non_negative_int(arg_value: Any, arg_name: str | None = None, prim_nam
     return _check_number(arg_value, 0, GE, int, arg_name, prim_name)
 
 
+def check_negative_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
+    """An int below 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_int_sign(arg_value, LT, arg_name, prim_name)
+
+
+def check_non_positive_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
+    """An int at most 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_int_sign(arg_value, LE, arg_name, prim_name)
+
+
+def _check_int_sign(arg_value: Any, rel: int, arg_name: Any, prim_name: Any) -> int:
+    if isinstance(arg_value, bool) or not isinstance(arg_value, int):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be int, but got '{type(arg_value).__name__}'")
+    return _check_number(arg_value, 0, rel, int, arg_name, prim_name)
+
+
+def check_float(arg_value: Any, value: float, rel: int, arg_name: str | None = None,
+                prim_name: str | None = None) -> float:
+    """A float with ``arg_value rel value``.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_number(arg_value, value, rel, float, arg_name, prim_name)
+
+
 def _check_float_sign(arg_value: Any, rel: int, arg_name: Any, prim_name: Any) -> float:
     if isinstance(arg_value, bool) or not isinstance(arg_value, float):
         raise TypeError(f"{_prefix(prim_name, arg_name)} must be float, but got '{type(arg_value).__name__}'")
@@ -130,6 +167,67 @@ def check_non_negative_float(arg_value: Any, arg_name: str | None = None, prim_n
         ``arg_value``.
     """
     return _check_float_sign(arg_value, GE, arg_name, prim_name)
+
+
+def check_negative_float(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> float:
+    """A float below 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_float_sign(arg_value, LT, arg_name, prim_name)
+
+
+def check_non_positive_float(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> float:
+    """A float at most 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_float_sign(arg_value, LE, arg_name, prim_name)
+
+
+def args_type_check(*type_args: Any, **type_kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A decorator that checks the types of a function's arguments on each call.
+
+    The types are given by position or by name, as the function's own arguments are
+    (``@args_type_check(mode=int, device_target=str)``); a type may be a tuple of types.
+    An argument that is ``None`` or is not given passes; arguments the function takes
+    as ``**kwargs`` are checked by their keyword.
+
+    Raises:
+        TypeError: when called, an argument of another type, naming it, the expected
+        and the given type.
+
+    Example:
+        >>> @args_type_check(n=int)
+        ... def f(n=None):
+        ...     return n
+        >>> f(3)
+        3
+    """
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(func)
+        expected = dict(signature.bind_partial(*type_args, **type_kwargs).arguments)
+        var_keyword = next((p.name for p in signature.parameters.values() if p.kind is p.VAR_KEYWORD), None)
+        if var_keyword is not None and var_keyword in expected:
+            expected.update(expected.pop(var_keyword))
+
+        @functools.wraps(func)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            given = dict(signature.bind(*args, **kwargs).arguments)
+            if var_keyword is not None:
+                given.update(given.pop(var_keyword, {}))
+            for name, value in given.items():
+                types = expected.get(name)
+                if types is not None and value is not None and not isinstance(value, types):
+                    raise TypeError(f"The parameter '{name}' must be {types}, but got {type(value)}")
+            return func(*args, **kwargs)
+
+        return checked
+
+    return decorate
 
 
 def check_is_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:

@@ -15,3 +15,45 @@ def test_passing_checks_return_the_value() -> None:
     assert Validator.check_positive_int(4, "n", "MyCell") == 4
     assert Validator.check_float_range(0.5, 0.0, 1.0, Validator.INC_BOTH, "p", "MyCell") == 0.5
     assert Validator.check_value_type("mode", "a", [str], "MyCell") == "a"
+
+
+@pytest.mark.parametrize("check, good, zero, wrong_type, sign", [
+    (Validator.check_negative_int, -2, 0, 1.0, "<"),
+    (Validator.check_non_positive_int, 0, 1, 1.0, "<="),
+    (Validator.check_negative_float, -0.5, 0.0, 1, "<"),
+    (Validator.check_non_positive_float, 0.0, 1.0, 1, "<="),
+])
+def test_sign_checks_pass_and_refuse_as_mindspore(check, good, zero, wrong_type, sign) -> None:
+    kind = type(good).__name__
+    assert check(good, "a", "P") == good
+    with pytest.raises(ValueError, match=f"For 'P', the 'a' must be {kind} and must {sign} 0, "
+                                         f"but got '{zero}' with type '{kind}'"):
+        check(zero, "a", "P")
+    with pytest.raises(TypeError, match=f"For 'P', the 'a' must be {kind}, but got '{type(wrong_type).__name__}'"):
+        check(wrong_type, "a", "P")
+    with pytest.raises(TypeError):
+        check(True, "a", "P")
+
+
+def test_check_float_compares_with_the_relation() -> None:
+    assert Validator.check_float(1.5, 1.0, Validator.GT, "a", "P") == 1.5
+    with pytest.raises(ValueError, match="must be float and must > 1.0, but got '0.5'"):
+        Validator.check_float(0.5, 1.0, Validator.GT, "a", "P")
+
+
+def test_args_type_check_checks_named_and_keyword_arguments() -> None:
+    @Validator.args_type_check(x=int, y=(str, type(None)), mode=int)
+    def f(x, y=None, **kwargs):
+        return x, y, kwargs
+
+    assert f(1) == (1, None, {})
+    assert f(2, "s", mode=3) == (2, "s", {"mode": 3})
+    assert f.__name__ == "f"
+    with pytest.raises(TypeError, match="The parameter 'x' must be <class 'int'>, but got <class 'str'>"):
+        f("a")
+    with pytest.raises(TypeError, match="The parameter 'y' must be"):
+        f(1, y=3)
+    with pytest.raises(TypeError, match="The parameter 'mode' must be <class 'int'>, but got <class 'float'>"):
+        f(1, mode=1.0)
+    with pytest.raises(TypeError):  # an argument the function does not take
+        f(1, 2, 3)
