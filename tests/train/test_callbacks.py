@@ -138,3 +138,25 @@ def test_backup_and_restore_resumes_and_ends_where_an_uninterrupted_run_ends(tmp
     for name, value in weights(net).items():
         np.testing.assert_allclose(value, want[name], rtol=1e-6, atol=1e-7, err_msg=name)
     assert not os.listdir(tmp_path)
+
+
+def test_internal_callback_param_and_callback_manager_drive_callbacks_by_hand() -> None:
+    from mindjax.train.callback import Callback, RunContext, _CallbackManager, _InternalCallbackParam
+
+    seen = []
+
+    class Record(Callback):
+        def on_train_epoch_end(self, run_context):
+            seen.append(run_context.original_args().cur_epoch_num)
+
+    cb_params = _InternalCallbackParam()
+    cb_params.cur_epoch_num = 3
+    assert cb_params["cur_epoch_num"] == 3
+    with _CallbackManager([Record()]) as callbacks:
+        callbacks.on_train_epoch_end(RunContext(cb_params))
+    with _CallbackManager(Record()) as callbacks:
+        callbacks.on_train_epoch_end(RunContext(cb_params))
+    _CallbackManager(None).on_train_begin(RunContext(cb_params))
+    assert seen == [3, 3]
+    with pytest.raises(TypeError, match="For 'CallbackManager', every element of 'callbacks' must be a Callback"):
+        _CallbackManager([1])
