@@ -22,7 +22,7 @@ __all__ = ["EQ", "NE", "LT", "LE", "GT", "GE", "INC_NEITHER", "INC_LEFT", "INC_R
            "check_non_negative_int", "check_negative_int", "check_non_positive_int", "check_float",
            "check_positive_float", "check_negative_float", "check_non_positive_float", "args_type_check", "check_non_negative_float", "check_float_range",
            "check_int_range", "check_number_range", "check_value_type", "check_bool", "check_string",
-           "check_type_name", "check_isinstance", "twice"]
+           "check_type_name", "check_isinstance", "twice", "check_input_format"]
 
 EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
 INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH = 7, 8, 9, 10
@@ -364,10 +364,44 @@ def check_isinstance(arg_name: str, arg_value: Any, classes: Any) -> Any:
     return arg_value
 
 
-def twice(m: Any) -> tuple[Any, Any]:
-    """``(m, m)`` for an int, ``m`` as a tuple otherwise (MindSpore's kernel-size helper).
+def _expand_tuple(n_dimensions: int) -> Callable[[Any], tuple[int, ...]]:
+    """A converter of an int to a tuple of ``n_dimensions`` copies (a tuple of that many ints passes as it is).
 
-    Returns:
-        a pair.
+    Raises:
+        TypeError: when converting, a value neither an int nor a tuple of ``n_dimensions`` ints.
     """
-    return (m, m) if isinstance(m, int) else tuple(m)
+
+    def expand(m: Any) -> tuple[int, ...]:
+        what = "When expanding an int number to tuple,"
+        if not isinstance(m, tuple):
+            if isinstance(m, int) and not isinstance(m, bool):
+                return (m,) * n_dimensions
+            raise TypeError(f"{what} input type must be integer or tuple[int], but got {type(m)}")
+        if len(m) != n_dimensions:
+            raise TypeError(f"{what} input tuple dimension must be {n_dimensions}, but got {m}")
+        for item in m:
+            if not isinstance(item, int) or isinstance(item, bool):
+                raise TypeError(f"{what} the type of element in input tuple must be an integer, but got {type(item)}.")
+        return m
+
+    return expand
+
+
+def twice(m: Any) -> tuple[int, int]:
+    """``(m, m)`` for an int, ``m`` for a pair of ints (MindSpore's kernel-size helper).
+
+    Raises:
+        TypeError: anything else (a list, a float, a bool, a tuple of another length or with a non-int).
+    """
+    return _expand_tuple(2)(m)
+
+
+def check_input_format(input_param: Any) -> str:
+    """``input_param`` when it is ``'NCHW'``, the one data format MindSpore's checks accept here.
+
+    Raises:
+        ValueError: another format.
+    """
+    if input_param == "NCHW":
+        return input_param
+    raise ValueError(f"The data format must be NCHW, but got {input_param}.")

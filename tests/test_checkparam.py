@@ -57,3 +57,23 @@ def test_args_type_check_checks_named_and_keyword_arguments() -> None:
         f(1, mode=1.0)
     with pytest.raises(TypeError):  # an argument the function does not take
         f(1, 2, 3)
+
+
+def test_twice_expands_ints_and_refuses_other_shapes_as_mindspore() -> None:
+    assert Validator.twice(3) == (3, 3)
+    assert Validator.twice((1, 2)) == (1, 2)
+    with pytest.raises(TypeError, match="input type must be integer or tuple\\[int\\], but got <class 'list'>"):
+        Validator.twice([1, 2])
+    with pytest.raises(TypeError, match="input tuple dimension must be 2, but got \\(1, 2, 3\\)"):
+        Validator.twice((1, 2, 3))
+    with pytest.raises(TypeError, match="element in input tuple must be an integer, but got <class 'bool'>"):
+        Validator.twice((1, True))
+    with pytest.raises(TypeError):
+        Validator.twice(True)
+    assert Validator._expand_tuple(3)(2) == (2, 2, 2)
+
+
+def test_check_input_format_accepts_only_nchw() -> None:
+    assert Validator.check_input_format("NCHW") == "NCHW"
+    with pytest.raises(ValueError, match="The data format must be NCHW, but got NHWC."):
+        Validator.check_input_format("NHWC")
