@@ -160,3 +160,19 @@ def test_internal_callback_param_and_callback_manager_drive_callbacks_by_hand() 
     assert seen == [3, 3]
     with pytest.raises(TypeError, match="For 'CallbackManager', every element of 'callbacks' must be a Callback"):
         _CallbackManager([1])
+
+
+def test_early_stopping_needs_no_network_unless_it_restores_weights() -> None:
+    from mindjax.train.callback import EarlyStopping, RunContext, _CallbackManager, _InternalCallbackParam
+
+    cb_params = _InternalCallbackParam()
+    run_context = RunContext(cb_params)
+    with _CallbackManager([EarlyStopping(monitor="eval_loss", patience=1)]) as callbacks:
+        for epoch, loss in enumerate([1.0, 2.0, 3.0], start=1):
+            cb_params.eval_results = {"eval_loss": loss}
+            cb_params.cur_epoch_num = epoch
+            callbacks.on_train_epoch_end(run_context)
+    assert run_context.get_stop_requested()
+    with pytest.raises(AttributeError, match="train_network"):
+        cb_params.eval_results = {"eval_loss": 0.5}
+        EarlyStopping(monitor="eval_loss", restore_best_weights=True).on_train_epoch_end(run_context)
