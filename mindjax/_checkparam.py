@@ -99,7 +99,7 @@ def check_positive_int(arg_value: Any, arg_name: str | None = None, prim_name: s
     Returns:
         ``arg_value``.
     """
-    return _check_number(arg_value, 0, GT, int, arg_name, prim_name)
+    return _check_int_sign(arg_value, GT, arg_name, prim_name)
 
 
 def check_non_negative_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
@@ -108,7 +108,7 @@ def check_non_negative_int(arg_value: Any, arg_name: str | None = None, prim_nam
     Returns:
         ``arg_value``.
     """
-    return _check_number(arg_value, 0, GE, int, arg_name, prim_name)
+    return _check_int_sign(arg_value, GE, arg_name, prim_name)
 
 
 def check_negative_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
@@ -130,7 +130,8 @@ def check_non_positive_int(arg_value: Any, arg_name: str | None = None, prim_nam
 
 
 def _check_int_sign(arg_value: Any, rel: int, arg_name: Any, prim_name: Any) -> int:
-    if isinstance(arg_value, bool) or not isinstance(arg_value, int):
+    # As MindSpore: a non-int gets the short message, a bool (an int) the comparison one.
+    if not isinstance(arg_value, int):
         raise TypeError(f"{_prefix(prim_name, arg_name)} must be int, but got '{type(arg_value).__name__}'")
     return _check_number(arg_value, 0, rel, int, arg_name, prim_name)
 

@@ -77,3 +77,25 @@ def test_check_input_format_accepts_only_nchw() -> None:
     assert Validator.check_input_format("NCHW") == "NCHW"
     with pytest.raises(ValueError, match="The data format must be NCHW, but got NHWC."):
         Validator.check_input_format("NHWC")
+
+
+@pytest.mark.parametrize("check, sign", [(Validator.check_positive_int, ">"),
+                                         (Validator.check_non_negative_int, ">="),
+                                         (Validator.check_negative_int, "<")])
+def test_int_sign_checks_word_non_ints_and_bools_as_mindspore(check, sign) -> None:
+    with pytest.raises(TypeError, match="^For 'P', the 'a' must be int, but got 'str'$"):
+        check("x", "a", "P")
+    with pytest.raises(TypeError, match="^For 'P', the 'a' must be int, but got 'float'$"):
+        check(1.5, "a", "P")
+    with pytest.raises(TypeError, match=f"must be int and must {sign} 0, but got 'True' with type 'bool'"):
+        check(True, "a", "P")
+
+
+def test_distribution_seed_is_checked_as_a_non_negative_int() -> None:
+    from mindjax.nn.probability import distribution as msd
+
+    with pytest.raises(TypeError, match="For 'Normal', the 'seed' must be int, but got 'str'"):
+        msd.Normal(0.0, 1.0, seed="seed")
+    with pytest.raises(ValueError, match="For 'Normal', the 'seed' must be int and must >= 0, but got '-1'"):
+        msd.Normal(0.0, 1.0, seed=-1)
+    assert msd.Normal(0.0, 1.0, seed=3).seed == 3
