@@ -13,13 +13,16 @@ Example:
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import functools
+import inspect
+from typing import Any, Callable, Sequence
 
 __all__ = ["EQ", "NE", "LT", "LE", "GT", "GE", "INC_NEITHER", "INC_LEFT", "INC_RIGHT", "INC_BOTH", "check",
            "check_int", "check_is_int", "check_is_float", "check_equal_int", "check_positive_int",
-           "check_non_negative_int", "check_positive_float", "check_non_negative_float", "check_float_range",
+           "check_non_negative_int", "check_negative_int", "check_non_positive_int", "check_float",
+           "check_positive_float", "check_negative_float", "check_non_positive_float", "args_type_check", "check_non_negative_float", "check_float_range",
            "check_int_range", "check_number_range", "check_value_type", "check_bool", "check_string",
-           "check_type_name", "check_isinstance", "twice"]
+           "check_type_name", "check_isinstance", "twice", "check_input_format"]
 
 EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
 INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH = 7, 8, 9, 10
@@ -96,7 +99,7 @@ def check_positive_int(arg_value: Any, arg_name: str | None = None, prim_name: s
     Returns:
         ``arg_value``.
     """
-    return _check_number(arg_value, 0, GT, int, arg_name, prim_name)
+    return _check_int_sign(arg_value, GT, arg_name, prim_name)
 
 
 def check_non_negative_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
@@ -105,7 +108,42 @@ def check_non_negative_int(arg_value: Any, arg_name: str | None = None, prim_nam
     Returns:
         ``arg_value``.
     """
-    return _check_number(arg_value, 0, GE, int, arg_name, prim_name)
+    return _check_int_sign(arg_value, GE, arg_name, prim_name)
+
+
+def check_negative_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
+    """An int below 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_int_sign(arg_value, LT, arg_name, prim_name)
+
+
+def check_non_positive_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
+    """An int at most 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_int_sign(arg_value, LE, arg_name, prim_name)
+
+
+def _check_int_sign(arg_value: Any, rel: int, arg_name: Any, prim_name: Any) -> int:
+    # As MindSpore: a non-int gets the short message, a bool (an int) the comparison one.
+    if not isinstance(arg_value, int):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be int, but got '{type(arg_value).__name__}'")
+    return _check_number(arg_value, 0, rel, int, arg_name, prim_name)
+
+
+def check_float(arg_value: Any, value: float, rel: int, arg_name: str | None = None,
+                prim_name: str | None = None) -> float:
+    """A float with ``arg_value rel value``.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_number(arg_value, value, rel, float, arg_name, prim_name)
 
 
 def _check_float_sign(arg_value: Any, rel: int, arg_name: Any, prim_name: Any) -> float:
@@ -130,6 +168,67 @@ def check_non_negative_float(arg_value: Any, arg_name: str | None = None, prim_n
         ``arg_value``.
     """
     return _check_float_sign(arg_value, GE, arg_name, prim_name)
+
+
+def check_negative_float(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> float:
+    """A float below 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_float_sign(arg_value, LT, arg_name, prim_name)
+
+
+def check_non_positive_float(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> float:
+    """A float at most 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_float_sign(arg_value, LE, arg_name, prim_name)
+
+
+def args_type_check(*type_args: Any, **type_kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A decorator that checks the types of a function's arguments on each call.
+
+    The types are given by position or by name, as the function's own arguments are
+    (``@args_type_check(mode=int, device_target=str)``); a type may be a tuple of types.
+    An argument that is ``None`` or is not given passes; arguments the function takes
+    as ``**kwargs`` are checked by their keyword.
+
+    Raises:
+        TypeError: when called, an argument of another type, naming it, the expected
+        and the given type.
+
+    Example:
+        >>> @args_type_check(n=int)
+        ... def f(n=None):
+        ...     return n
+        >>> f(3)
+        3
+    """
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(func)
+        expected = dict(signature.bind_partial(*type_args, **type_kwargs).arguments)
+        var_keyword = next((p.name for p in signature.parameters.values() if p.kind is p.VAR_KEYWORD), None)
+        if var_keyword is not None and var_keyword in expected:
+            expected.update(expected.pop(var_keyword))
+
+        @functools.wraps(func)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            given = dict(signature.bind(*args, **kwargs).arguments)
+            if var_keyword is not None:
+                given.update(given.pop(var_keyword, {}))
+            for name, value in given.items():
+                types = expected.get(name)
+                if types is not None and value is not None and not isinstance(value, types):
+                    raise TypeError(f"The parameter '{name}' must be {types}, but got {type(value)}")
+            return func(*args, **kwargs)
+
+        return checked
+
+    return decorate
 
 
 def check_is_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
@@ -266,10 +365,44 @@ def check_isinstance(arg_name: str, arg_value: Any, classes: Any) -> Any:
     return arg_value
 
 
-def twice(m: Any) -> tuple[Any, Any]:
-    """``(m, m)`` for an int, ``m`` as a tuple otherwise (MindSpore's kernel-size helper).
+def _expand_tuple(n_dimensions: int) -> Callable[[Any], tuple[int, ...]]:
+    """A converter of an int to a tuple of ``n_dimensions`` copies (a tuple of that many ints passes as it is).
 
-    Returns:
-        a pair.
+    Raises:
+        TypeError: when converting, a value neither an int nor a tuple of ``n_dimensions`` ints.
     """
-    return (m, m) if isinstance(m, int) else tuple(m)
+
+    def expand(m: Any) -> tuple[int, ...]:
+        what = "When expanding an int number to tuple,"
+        if not isinstance(m, tuple):
+            if isinstance(m, int) and not isinstance(m, bool):
+                return (m,) * n_dimensions
+            raise TypeError(f"{what} input type must be integer or tuple[int], but got {type(m)}")
+        if len(m) != n_dimensions:
+            raise TypeError(f"{what} input tuple dimension must be {n_dimensions}, but got {m}")
+        for item in m:
+            if not isinstance(item, int) or isinstance(item, bool):
+                raise TypeError(f"{what} the type of element in input tuple must be an integer, but got {type(item)}.")
+        return m
+
+    return expand
+
+
+def twice(m: Any) -> tuple[int, int]:
+    """``(m, m)`` for an int, ``m`` for a pair of ints (MindSpore's kernel-size helper).
+
+    Raises:
+        TypeError: anything else (a list, a float, a bool, a tuple of another length or with a non-int).
+    """
+    return _expand_tuple(2)(m)
+
+
+def check_input_format(input_param: Any) -> str:
+    """``input_param`` when it is ``'NCHW'``, the one data format MindSpore's checks accept here.
+
+    Raises:
+        ValueError: another format.
+    """
+    if input_param == "NCHW":
+        return input_param
+    raise ValueError(f"The data format must be NCHW, but got {input_param}.")

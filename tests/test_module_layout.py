@@ -56,6 +56,19 @@ CASES = [
     ("mindjax.train.loss_scale_manager", "DynamicLossScaleManager", train_loss_scale.DynamicLossScaleManager),
     ("mindjax.train.loss_scale_manager", "FixedLossScaleManager", train_loss_scale.FixedLossScaleManager),
     ("mindjax", "Callback", importlib.import_module("mindjax.train.callback").Callback),
+    ("mindjax.train.summary.summary_record", "SummaryRecord", mindjax.SummaryRecord),
+    ("mindjax.train.summary", "SummaryRecord", mindjax.SummaryRecord),
+    ("mindjax.ops.functional", "jet", importlib.import_module("mindjax.transforms.grad").jet),
+    ("mindjax.ops.functional", "linearize", importlib.import_module("mindjax.transforms.grad").linearize),
+    ("mindjax.ops.functional", "derivative", importlib.import_module("mindjax.transforms.grad").derivative),
+    ("mindjax.ops", "jet", importlib.import_module("mindjax.transforms.grad").jet),
+    ("mindjax.ops.operations", "HookBackward", importlib.import_module("mindjax.transforms.custom_grad").HookBackward),
+    ("mindjax.ops.operations", "InsertGradientOf",
+     importlib.import_module("mindjax.transforms.custom_grad").InsertGradientOf),
+    ("mindjax.nn.utils", "no_init_parameters", parameter.no_init_parameters),
+    ("mindjax.nn.utils.init", "no_init_parameters", parameter.no_init_parameters),
+    ("mindjax.nn.probability.distribution._utils", "set_param_type",
+     importlib.import_module("mindjax.nn.probability.distribution._utils.utils").set_param_type),
 ]
 
 
@@ -131,3 +144,32 @@ def test_top_level_names():
                  "DynamicLossScaleManager", "get_level", "numpy", "mint", "boost", "experimental", "log"):
         assert hasattr(mindjax, name), name
     assert (mindjax.STRICT, mindjax.COMPATIBLE, mindjax.LAX) == (0, 1, 2)
+
+
+def test_no_init_parameters_turns_init_param_off_inside_the_block_only():
+    import numpy as np
+    from mindjax.nn.utils import no_init_parameters
+
+    assert parameter.Parameter.init_param is True
+    with no_init_parameters():
+        assert parameter.Parameter.init_param is False
+        p = parameter.Parameter(np.ones(2, np.float32), name="w")
+    assert parameter.Parameter.init_param is True
+    assert p.init_data().asnumpy().tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError):
+        with no_init_parameters():
+            raise RuntimeError("inside")
+    assert parameter.Parameter.init_param is True
+
+
+def test_distribution_check_primitives_pass_their_kind_and_refuse_others():
+    import numpy as np
+    from mindjax.nn.probability.distribution._utils.utils import CheckTensor, CheckTuple
+
+    assert CheckTuple()((1, 2), "input") == (1, 2)
+    with pytest.raises(TypeError, match="For input, input type must be a tuple"):
+        CheckTuple()("tuple", "input")
+    t = mindjax.Tensor(np.ones(2, np.float32))
+    assert CheckTensor()(t, "input") is t
+    with pytest.raises(TypeError, match="For input, input type must be a Tensor or Parameter"):
+        CheckTensor()("tuple", "input")

@@ -14,8 +14,9 @@ Example:
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import jax
 import jax.numpy as jnp
@@ -52,6 +53,9 @@ class Parameter(Variable):
         layerwise_parallel, parallel_optimizer: accepted for MindSpore
             compatibility; sharding is set with ``Cell.shard``.
     """
+
+    #: MindSpore's flag that :func:`no_init_parameters` turns off while Parameters are built.
+    init_param: bool = True
 
     def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True,
@@ -206,3 +210,26 @@ class ParameterTuple(tuple):
             twin.name = f"{prefix}.{p.name}"
             out.append(twin)
         return ParameterTuple(out)
+
+
+@contextlib.contextmanager
+def no_init_parameters() -> Iterator[None]:
+    """MindSpore's ``nn.utils.no_init_parameters``: Parameters built inside the block may skip their
+    initialisation until ``init_data``/``Cell.init_parameters_data`` (or a checkpoint load).
+
+    MindJAX's values are always materialised (``init_data`` returns the Parameter as it is), so the
+    Parameters built here hold their initial values as usual; the block only sets
+    ``Parameter.init_param`` to False while it runs, as MindSpore does, and restores it on exit.
+
+    Example:
+        >>> with no_init_parameters():
+        ...     p = Parameter(np.ones(2, np.float32), name="w")
+        >>> p.init_data().asnumpy().tolist()
+        [1.0, 1.0]
+    """
+    before = Parameter.init_param
+    Parameter.init_param = False
+    try:
+        yield
+    finally:
+        Parameter.init_param = before

@@ -37,7 +37,7 @@ import numpy as np
 
 from mindjax.common.tensor import Tensor, as_array, format_tensor
 
-__all__ = ["RowTensor", "COOTensor", "CSRTensor"]
+__all__ = ["RowTensor", "RowTensorInner", "COOTensor", "CSRTensor"]
 
 
 def _ops() -> Any:
@@ -154,9 +154,9 @@ class RowTensor:
                 f"indices={_part_repr(self._indices)}, values={_part_repr(self._values)})")
 
 
-def _rebuild(children: tuple[Any, Any], shape: tuple[int, ...]) -> RowTensor:
+def _rebuild(children: tuple[Any, Any], shape: tuple[int, ...], cls: type = RowTensor) -> RowTensor:
     # Unflattening also runs on tracers and placeholder leaves: set the fields without checks.
-    obj = object.__new__(RowTensor)
+    obj = object.__new__(cls)
     obj._indices, obj._values = (_leaf(c) for c in children)
     obj._shape = shape
     return obj
@@ -204,6 +204,17 @@ class _SparseBase:
     def ndim(self) -> int:
         """The number of dense dimensions."""
         return len(self._shape)
+
+
+class RowTensorInner(RowTensor):
+    """MindSpore's internal RowTensor (the one sparse gradients are built as, ``F.make_row_tensor_inner``):
+    the same parts and checks as :class:`RowTensor`."""
+
+
+jax.tree_util.register_pytree_node(
+    RowTensorInner,
+    lambda r: ((r._indices, r._values), r._shape),
+    lambda shape, children: _rebuild(children, shape, RowTensorInner))
 
 
 class COOTensor(_SparseBase):

@@ -22,7 +22,7 @@ from mindjax.parallel.pipeline import PipelineCell
 from mindjax.parallel.grad_reducer import DistributedGradReducer
 from mindjax.parallel.micro_batch import GradAccumulationCell, MicroBatchInterleaved, PipelineGradReducer
 from mindjax.nn import cell, dynamic_lr, grad, layer, learning_rate_schedule, loss, optim, sparse, wrap
-from mindjax.nn import probability
+from mindjax.nn import probability, utils
 from mindjax.nn.grad import Jvp, Vjp
 
 __all__ = (list(_cells_all) + [n for n in _metrics_all if n not in _cells_all]

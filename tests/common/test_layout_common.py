@@ -109,3 +109,15 @@ def test_run_check_prints_success(capsys):
     ms.run_check()
     out = capsys.readouterr().out
     assert "MindJAX version" in out and "correct" in out
+
+
+def test_np_dtype_bfloat16_is_the_numpy_dtype_of_bfloat16_tensors() -> None:
+    import numpy as np
+    from mindjax.common import np_dtype
+    import mindjax
+
+    x = np.array([1, 2, 3], dtype=np_dtype.bfloat16)
+    assert x.dtype == np_dtype.bfloat16
+    assert mindjax.Tensor(x).dtype == mindjax.bfloat16
+    assert mindjax.Tensor(x).asnumpy().dtype == np_dtype.bfloat16
+    assert np_dtype.np_dtype_valid(False) is True

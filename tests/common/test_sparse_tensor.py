@@ -171,3 +171,18 @@ def test_gradient_reaches_csr_values_through_to_dense_in_both_modes():
     want = [0.0, 2.0, 9.0]  # weight at (0, 0), (0, 2), (2, 1)
     np.testing.assert_array_equal(ms.grad(loss)(v).asnumpy(), want)
     np.testing.assert_array_equal(ms.jit(ms.grad(loss))(v).asnumpy(), want)
+
+
+def test_row_tensor_inner_is_a_row_tensor_that_survives_jit() -> None:
+    import jax
+    import numpy as np
+    from mindjax.common.sparse_tensor import RowTensor, RowTensorInner
+    from mindjax.ops.function.sparse_func import make_row_tensor_inner
+
+    r = make_row_tensor_inner(np.array([1]), np.ones((1, 2), np.float32), (3, 2))
+    assert type(r) is RowTensorInner and isinstance(r, RowTensor)
+    out = jax.jit(lambda t: t)(r)
+    assert type(out) is RowTensorInner
+    np.testing.assert_array_equal(out.to_dense().asnumpy(), [[0, 0], [1, 1], [0, 0]])
+    with pytest.raises(TypeError, match="'shape'"):
+        RowTensorInner(np.array([0]), np.ones((1, 2)), "bad")

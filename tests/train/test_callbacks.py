@@ -138,3 +138,41 @@ def test_backup_and_restore_resumes_and_ends_where_an_uninterrupted_run_ends(tmp
     for name, value in weights(net).items():
         np.testing.assert_allclose(value, want[name], rtol=1e-6, atol=1e-7, err_msg=name)
     assert not os.listdir(tmp_path)
+
+
+def test_internal_callback_param_and_callback_manager_drive_callbacks_by_hand() -> None:
+    from mindjax.train.callback import Callback, RunContext, _CallbackManager, _InternalCallbackParam
+
+    seen = []
+
+    class Record(Callback):
+        def on_train_epoch_end(self, run_context):
+            seen.append(run_context.original_args().cur_epoch_num)
+
+    cb_params = _InternalCallbackParam()
+    cb_params.cur_epoch_num = 3
+    assert cb_params["cur_epoch_num"] == 3
+    with _CallbackManager([Record()]) as callbacks:
+        callbacks.on_train_epoch_end(RunContext(cb_params))
+    with _CallbackManager(Record()) as callbacks:
+        callbacks.on_train_epoch_end(RunContext(cb_params))
+    _CallbackManager(None).on_train_begin(RunContext(cb_params))
+    assert seen == [3, 3]
+    with pytest.raises(TypeError, match="For 'CallbackManager', every element of 'callbacks' must be a Callback"):
+        _CallbackManager([1])
+
+
+def test_early_stopping_needs_no_network_unless_it_restores_weights() -> None:
+    from mindjax.train.callback import EarlyStopping, RunContext, _CallbackManager, _InternalCallbackParam
+
+    cb_params = _InternalCallbackParam()
+    run_context = RunContext(cb_params)
+    with _CallbackManager([EarlyStopping(monitor="eval_loss", patience=1)]) as callbacks:
+        for epoch, loss in enumerate([1.0, 2.0, 3.0], start=1):
+            cb_params.eval_results = {"eval_loss": loss}
+            cb_params.cur_epoch_num = epoch
+            callbacks.on_train_epoch_end(run_context)
+    assert run_context.get_stop_requested()
+    with pytest.raises(AttributeError, match="train_network"):
+        cb_params.eval_results = {"eval_loss": 0.5}
+        EarlyStopping(monitor="eval_loss", restore_best_weights=True).on_train_epoch_end(run_context)

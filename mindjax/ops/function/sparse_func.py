@@ -26,7 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from mindjax.common.dtype import to_jax_dtype
-from mindjax.common.sparse_tensor import COOTensor, CSRTensor, RowTensor
+from mindjax.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, RowTensorInner
 from mindjax.common.tensor import Tensor, as_array, tensor_op
 from mindjax.ops.function._build import _named
 
@@ -110,9 +110,9 @@ def make_row_tensor(indices: Any, values: Any, dense_shape: Any) -> RowTensor:
 
 @tensor_op
 @_named("make_row_tensor_inner")
-def make_row_tensor_inner(indices: Any, values: Any, dense_shape: Any) -> RowTensor:
+def make_row_tensor_inner(indices: Any, values: Any, dense_shape: Any) -> RowTensorInner:
     """The Primitive form of :func:`make_row_tensor`."""
-    return RowTensor(indices, values, _to_shape("dense_shape", dense_shape))
+    return RowTensorInner(indices, values, _to_shape("dense_shape", dense_shape))
 
 
 def _getter(name: str, cls: type, part: str, doc: str) -> Any:

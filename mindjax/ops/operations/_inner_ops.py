@@ -17,10 +17,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax.common import dtype as mstype
 from mindjax.common.tensor import as_array
 from mindjax.ops.operations._base import Primitive
 
-__all__ = ["DynamicBroadcastTo", "TensorCopySlices", "DynamicBroadcastGradientArgs"]
+__all__ = ["DynamicBroadcastTo", "TensorCopySlices", "DynamicBroadcastGradientArgs", "IsInstance"]
 
 
 def _ints(prim: str, name: str, value: Any) -> tuple[int, ...]:
@@ -94,3 +95,33 @@ class DynamicBroadcastGradientArgs(Primitive):
         axes0 = [i for i, (x, o) in enumerate(zip(pa, out)) if x == 1 and o != 1]
         axes1 = [i for i, (y, o) in enumerate(zip(pb, out)) if y == 1 and o != 1]
         return jnp.asarray(axes0, dtype), jnp.asarray(axes1, dtype)
+
+
+class IsInstance(Primitive):
+    """MindSpore's ``IsInstance``: ``IsInstance()(inst, type_)`` says whether the constant ``inst`` is of
+    the MindSpore type ``type_``.
+
+    A Python ``bool`` is ``bool_``, an ``int`` ``int64`` and a ``float`` ``float32`` (the types MindSpore
+    gives Python scalars); all three are ``number``. A list is ``list_``, a tuple ``tuple_``; other
+    objects take their type from ``dtype.get_py_obj_dtype``. In MindJAX ``ms.int_`` and ``ms.float_``
+    are the concrete int32 and float32, not MindSpore's abstract Int and Float.
+
+    Raises:
+        TypeError: ``type_`` is not a MindSpore type.
+
+    Example:
+        >>> IsInstance()((1, 2), mstype.tuple_), IsInstance()(1, mstype.int64), IsInstance()(1, mstype.int32)
+        (True, True, False)
+    """
+
+    def __call__(self, inst: Any, type_: Any) -> bool:
+        if not isinstance(type_, mstype.Type):
+            raise TypeError(f"For '{self.name}', the type of 'type_' should be 'Type', "
+                            f"but got type '{type(type_).__name__}'.")
+        if type_ == mstype.list_:
+            return isinstance(inst, list)
+        if type_ == mstype.tuple_:
+            return isinstance(inst, tuple)
+        if isinstance(inst, (bool, int, float)):
+            return type_ == mstype.number or mstype.pytype_to_dtype(type(inst)) == type_
+        return mstype.get_py_obj_dtype(inst) == type_

@@ -1,5 +1,5 @@
 """Training and evaluation callbacks (one per module, Keras-3 style)."""
-from mindjax.train.callback.callback import Callback, RunContext
+from mindjax.train.callback.callback import Callback, RunContext, _CallbackManager, _InternalCallbackParam  # noqa: F401
 from mindjax.train.callback.loss_monitor import LossMonitor
 from mindjax.train.callback.time_monitor import TimeMonitor
 from mindjax.train.callback.checkpoint import CheckpointConfig, ModelCheckpoint

@@ -182,6 +182,18 @@ def _as_callback_list(callbacks: Any, who: str) -> list[Callback]:
     return items
 
 
+class _CallbackManager(_CallbackList):
+    """MindSpore's ``_CallbackManager``: the ``_CallbackList`` of ``callbacks`` (None, one Callback or a
+    list of them), as a loop that drives callbacks by hand enters it (``with _CallbackManager(cbs) as cb``)."""
+
+    def __init__(self, callbacks: Any) -> None:
+        super().__init__(_as_callback_list(callbacks, "CallbackManager"))
+
+
+# MindSpore's name for the run information dict (``cb_params``) that user loops build themselves.
+_InternalCallbackParam = _CallbackParams
+
+
 def _loss_value(net_outputs: Any) -> Any:
     """The loss as a Python float, from a step's outputs (first element of a tuple)."""
     import numpy as np

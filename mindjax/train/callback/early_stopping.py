@@ -63,7 +63,8 @@ class EarlyStopping(Callback):
         current = monitor_value("EarlyStopping", self.monitor, cb_params)
         if current is None:
             return
-        network = cb_params.train_network
+        # As in MindSpore, the network is needed (and read) only to restore the best weights.
+        network = cb_params.train_network if self.restore_best_weights else None
         if self.restore_best_weights and self.best_weights is None:
             self.best_weights = self._snapshot(network)
         self.wait += 1

@@ -15,6 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mindjax import _checkparam as validator
+
 from mindjax.cells.cell import Cell
 from mindjax.common import dtype as mstype
 from mindjax.common.tensor import as_array, tensor_op
@@ -64,9 +66,7 @@ class Distribution(Cell):
         if not isinstance(name, str):
             raise TypeError(f"For '{type(self).__name__}', the type of 'name' should be 'str', "
                             f"but got type '{type(name).__name__}'.")
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"For '{name}', the 'seed' must be int and must >= 0, but got '{seed}' "
-                             f"with type '{type(seed).__name__}'.")
+        validator.check_non_negative_int(int(seed) if isinstance(seed, np.integer) else seed, "seed", name)
         self._name = name
         self._seed = int(seed)
         self._dtype = dtype

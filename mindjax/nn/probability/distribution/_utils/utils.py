@@ -15,8 +15,15 @@ from mindjax.common import dtype as mstype
 from mindjax.common.parameter import Parameter
 from mindjax.common.random import next_key
 from mindjax.common.tensor import Tensor, as_array
+from mindjax.ops.primitives import Primitive
 
 _INT_TYPES = mstype.int_type + mstype.uint_type
+
+__all__ = ["check_dtype", "check_type", "cast_to_tensor", "set_param_type", "check_greater_zero",
+           "check_greater_equal_zero", "check_greater", "check_prob", "check_rank", "check_sum_equal_one",
+           "check_tensor", "check_tuple", "check_distribution_name", "raise_none_error",
+           "raise_not_implemented_util", "raise_not_defined", "raise_not_impl_error", "clamp_probs",
+           "sample_key", "softplus", "inverse_softplus", "CheckTuple", "CheckTensor"]
 
 
 def _type_list(types: tuple) -> str:
@@ -192,3 +199,26 @@ def inverse_softplus(x: jax.Array) -> jax.Array:
     safe = jnp.where(small | large, jnp.ones_like(x), x)
     y = safe + jnp.log(jnp.abs(jnp.expm1(-safe)))
     return jnp.where(small, jnp.log(x), jnp.where(large, x, y))
+
+
+class CheckTuple(Primitive):
+    """MindSpore's ``CheckTuple`` Primitive: ``CheckTuple()(x, name)`` is ``x`` when it is a tuple.
+
+    Raises:
+        TypeError: ``x`` is not a tuple, naming ``name``.
+    """
+
+    def __call__(self, x: Any, name: str) -> tuple:
+        return check_tuple(x, name)
+
+
+class CheckTensor(Primitive):
+    """MindSpore's ``CheckTensor`` Primitive: ``CheckTensor()(x, name)`` is ``x`` when it is a Tensor
+    or a Parameter (or None).
+
+    Raises:
+        TypeError: ``x`` is anything else, naming ``name``.
+    """
+
+    def __call__(self, x: Any, name: str) -> Any:
+        return check_tensor(x, name)
