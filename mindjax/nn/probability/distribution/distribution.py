@@ -64,7 +64,12 @@ class Distribution(Cell):
         if not isinstance(name, str):
             raise TypeError(f"For '{type(self).__name__}', the type of 'name' should be 'str', "
                             f"but got type '{type(name).__name__}'.")
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        if not isinstance(seed, int):
+            raise TypeError(f"For '{name}', the 'seed' must be int, but got '{type(seed).__name__}'")
+        if isinstance(seed, bool):
+            raise TypeError(f"For '{name}', the 'seed' must be int and must >= 0, but got '{seed}' "
+                            f"with type '{type(seed).__name__}'.")
+        if seed < 0:
             raise ValueError(f"For '{name}', the 'seed' must be int and must >= 0, but got '{seed}' "
                              f"with type '{type(seed).__name__}'.")
         self._name = name
