@@ -50,6 +50,7 @@ _HOOK_IDS = itertools.count()
 # ``always_call=True`` (a forward hook that runs even when construct raises).
 _HOOKS_WITH_KWARGS: set[int] = set()
 _HOOKS_ALWAYS_CALLED: set[int] = set()
+_RECOMPUTE_SCOPE = "recompute_"
 
 
 def set_precision_policy(cell: "Cell", policy: PrecisionPolicy | None) -> None:
@@ -546,8 +547,32 @@ class Cell(BufferStateMixin):
     def recompute(self, **_: Any) -> "Cell":
         """Recompute this Cell's activations in the backward pass (``jax.checkpoint``)."""
         self.__dict__["_recompute"] = True
+        scope = self.__dict__.get("_scope")
+        if scope is None or not scope.startswith(_RECOMPUTE_SCOPE):
+            self.__dict__["_scope"] = _RECOMPUTE_SCOPE + (scope or "")
         bump_structure_version()
         return self
+
+    def get_scope(self) -> str | None:
+        """This Cell's scope name in its network (set by ``generate_scope``; ``recompute`` prefixes
+        ``'recompute_'``), or None before either."""
+        return self.__dict__.get("_scope")
+
+    def generate_scope(self) -> None:
+        """Name the scope of every Cell below this one ``'Default/name-ClassName/...'`` (the class
+        part only while ``reserve_class_name_in_scope`` is not False), as MindSpore does."""
+        with_class = context.get_context("reserve_class_name_in_scope") is not False
+
+        def walk(cell: "Cell", prefix: str) -> None:
+            for name, child in cell.name_cells().items():
+                path = prefix + "/" + name + (("-" + type(child).__name__) if with_class else "")
+                scope = child.__dict__.get("_scope")
+                if scope is None:
+                    child.__dict__["_scope"] = path
+                elif scope == _RECOMPUTE_SCOPE:
+                    child.__dict__["_scope"] = scope + path
+                walk(child, path)
+        walk(self, "Default")
 
     def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None,
               device: str = "Ascend", level: int = 0) -> None:
