@@ -303,3 +303,15 @@ def test_always_call_forward_hook_runs_when_construct_raises():
     with pytest.warns(UserWarning, match="always_call=True raised"), pytest.raises(ValueError, match="boom"):
         net(ms.Tensor(1.0, ms.float32))
     assert seen == [("always", None)]
+
+
+def test_cell_list_constructor_and_extend_refuse_a_cell_dict():
+    d = nn.CellDict({"relu": nn.ReLU()})
+    with pytest.raises(TypeError, match=r"For 'CellList', the type of cell can not be CellDict, but got CellDict"):
+        nn.CellList([nn.ReLU(), d])
+    with pytest.raises(TypeError, match=r"For 'CellList', the type of cell can not be CellDict"):
+        nn.CellList().extend([d])
+    lst = nn.CellList([nn.CellList([nn.ReLU()])])  # a nested CellList is fine
+    lst.append(d)  # append and insert take one, as MindSpore's do
+    lst.insert(0, d)
+    assert len(lst) == 3
