@@ -505,6 +505,9 @@ class Cell(BufferStateMixin):
         if not callable(fn):
             raise TypeError(f"{self._where()}, the hook passed to {kind} must be callable, "
                             f"got {type(fn).__name__}")
+        if getattr(fn, "_is_jit_function", False):
+            raise TypeError(f"{self._where()}, {kind} does not take a hook decorated with '@jit' "
+                            f"({getattr(fn, '__name__', type(fn).__name__)})")
         key = next(_HOOK_IDS)
         registry[key] = fn
         if prepend:

@@ -315,3 +315,18 @@ def test_cell_list_constructor_and_extend_refuse_a_cell_dict():
     lst.append(d)  # append and insert take one, as MindSpore's do
     lst.insert(0, d)
     assert len(lst) == 3
+
+
+def test_hook_registration_refuses_a_jit_decorated_hook():
+    @ms.jit
+    def jitted_hook(cell, inputs, output=None):
+        return None
+
+    net = nn.ReLU()
+    with pytest.raises(TypeError, match=r"register_forward_pre_hook does not take a hook decorated with '@jit' "
+                                        r"\(jitted_hook\)"):
+        net.register_forward_pre_hook(jitted_hook)
+    with pytest.raises(TypeError, match=r"register_forward_hook does not take a hook decorated with '@jit'"):
+        net.register_forward_hook(jitted_hook)
+    with pytest.raises(TypeError, match=r"must be callable, got str"):
+        net.register_forward_pre_hook("Test")
