@@ -13,11 +13,13 @@ Example:
 """
 from __future__ import annotations
 
+import math
+
 from typing import Any, Sequence
 
 __all__ = ["EQ", "NE", "LT", "LE", "GT", "GE", "INC_NEITHER", "INC_LEFT", "INC_RIGHT", "INC_BOTH", "check",
            "check_int", "check_is_int", "check_is_float", "check_equal_int", "check_positive_int",
-           "check_non_negative_int", "check_positive_float", "check_non_negative_float", "check_float_range",
+           "check_non_negative_int", "check_negative_int", "check_non_positive_int", "check_positive_float", "check_non_negative_float", "check_float_range",
            "check_int_range", "check_number_range", "check_value_type", "check_bool", "check_string",
            "check_type_name", "check_isinstance", "twice"]
 
@@ -62,7 +64,11 @@ def check(arg_name: str, arg_value: Any, value_name: str, value: Any, rel: int =
 def _check_number(arg_value: Any, value: Any, rel: int, kind: type, arg_name: Any, prim_name: Any) -> Any:
     sign = _relation(rel)
     name = kind.__name__
-    if isinstance(arg_value, bool) or not isinstance(arg_value, kind):
+    if not isinstance(arg_value, kind):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be {name}, but got '{type(arg_value).__name__}'")
+    if math.isinf(arg_value) or math.isnan(arg_value):
+        raise ValueError(f"{_prefix(prim_name, arg_name)} must be a legal value, but got '{arg_value}'.")
+    if isinstance(arg_value, bool):
         error = TypeError
     elif _TEST[rel](arg_value, value):
         return arg_value
@@ -106,6 +112,24 @@ def check_non_negative_int(arg_value: Any, arg_name: str | None = None, prim_nam
         ``arg_value``.
     """
     return _check_number(arg_value, 0, GE, int, arg_name, prim_name)
+
+
+def check_negative_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
+    """An int below 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_number(arg_value, 0, LT, int, arg_name, prim_name)
+
+
+def check_non_positive_int(arg_value: Any, arg_name: str | None = None, prim_name: str | None = None) -> int:
+    """An int at most 0.
+
+    Returns:
+        ``arg_value``.
+    """
+    return _check_number(arg_value, 0, LE, int, arg_name, prim_name)
 
 
 def _check_float_sign(arg_value: Any, rel: int, arg_name: Any, prim_name: Any) -> float:
@@ -267,9 +291,23 @@ def check_isinstance(arg_name: str, arg_value: Any, classes: Any) -> Any:
 
 
 def twice(m: Any) -> tuple[Any, Any]:
-    """``(m, m)`` for an int, ``m`` as a tuple otherwise (MindSpore's kernel-size helper).
+    """``(m, m)`` for an int, ``m`` itself for a tuple of two ints (MindSpore's kernel-size helper).
+
+    Raises:
+        TypeError: ``m`` is neither, as MindSpore's.
 
     Returns:
         a pair.
     """
-    return (m, m) if isinstance(m, int) else tuple(m)
+    if not isinstance(m, tuple):
+        if isinstance(m, int) and not isinstance(m, bool):
+            return (m, m)
+        raise TypeError(f"When expanding an int number to tuple, input type must be integer or tuple[int], "
+                        f"but got {type(m)}")
+    if len(m) != 2:
+        raise TypeError(f"When expanding an int number to tuple, input tuple dimension must be 2, but got {m}")
+    for i in m:
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise TypeError(f"When expanding an int number to tuple, the type of element in input tuple must be "
+                            f"an integer, but got {type(i)}.")
+    return m
