@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from typing import Any, Callable, Sequence
 
 __all__ = ["EQ", "NE", "LT", "LE", "GT", "GE", "INC_NEITHER", "INC_LEFT", "INC_RIGHT", "INC_BOTH", "check",
@@ -65,7 +66,11 @@ def check(arg_name: str, arg_value: Any, value_name: str, value: Any, rel: int =
 def _check_number(arg_value: Any, value: Any, rel: int, kind: type, arg_name: Any, prim_name: Any) -> Any:
     sign = _relation(rel)
     name = kind.__name__
-    if isinstance(arg_value, bool) or not isinstance(arg_value, kind):
+    if not isinstance(arg_value, kind):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be {name}, but got '{type(arg_value).__name__}'")
+    if math.isinf(arg_value) or math.isnan(arg_value):
+        raise ValueError(f"{_prefix(prim_name, arg_name)} must be a legal value, but got '{arg_value}'.")
+    if isinstance(arg_value, bool):
         error = TypeError
     elif _TEST[rel](arg_value, value):
         return arg_value
@@ -131,8 +136,6 @@ def check_non_positive_int(arg_value: Any, arg_name: str | None = None, prim_nam
 
 def _check_int_sign(arg_value: Any, rel: int, arg_name: Any, prim_name: Any) -> int:
     # As MindSpore: a non-int gets the short message, a bool (an int) the comparison one.
-    if not isinstance(arg_value, int):
-        raise TypeError(f"{_prefix(prim_name, arg_name)} must be int, but got '{type(arg_value).__name__}'")
     return _check_number(arg_value, 0, rel, int, arg_name, prim_name)
 
 

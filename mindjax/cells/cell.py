@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
@@ -44,6 +45,12 @@ from mindjax.common.precision import NO_CAST, PrecisionPolicy, policy_scope
 from mindjax.common.upcalls import NOT_PER_DEVICE, NOT_PLANNED, UPCALLS
 
 _HOOK_IDS = itertools.count()
+# Hook ids (unique over the process, so a copied Cell keeps its hooks' flags) registered with
+# ``with_kwargs=True`` (the hook also gets the construct's keyword arguments) and with
+# ``always_call=True`` (a forward hook that runs even when construct raises).
+_HOOKS_WITH_KWARGS: set[int] = set()
+_HOOKS_ALWAYS_CALLED: set[int] = set()
+_RECOMPUTE_SCOPE = "recompute_"
 
 
 def set_precision_policy(cell: "Cell", policy: PrecisionPolicy | None) -> None:
@@ -95,6 +102,8 @@ class HookHandle:
         """Unregister the hook (a second call does nothing)."""
         if self._key in self._registry:
             del self._registry[self._key]
+            _HOOKS_WITH_KWARGS.discard(self._key)
+            _HOOKS_ALWAYS_CALLED.discard(self._key)
             bump_structure_version()
 
 
@@ -491,22 +500,44 @@ class Cell(BufferStateMixin):
 
     # -- hooks -----------------------------------------------------------------
     def _add_hook(self, registry: "OrderedDict[int, Callable[..., Any]]", fn: Callable[..., Any],
-                  kind: str) -> HookHandle:
+                  kind: str, prepend: bool = False, with_kwargs: bool = False,
+                  always_call: bool = False) -> HookHandle:
         if not callable(fn):
             raise TypeError(f"{self._where()}, the hook passed to {kind} must be callable, "
                             f"got {type(fn).__name__}")
+        if getattr(fn, "_is_jit_function", False):
+            raise TypeError(f"{self._where()}, {kind} does not take a hook decorated with '@jit' "
+                            f"({getattr(fn, '__name__', type(fn).__name__)})")
         key = next(_HOOK_IDS)
         registry[key] = fn
+        if prepend:
+            registry.move_to_end(key, last=False)
+        if with_kwargs:
+            _HOOKS_WITH_KWARGS.add(key)
+        if always_call:
+            _HOOKS_ALWAYS_CALLED.add(key)
         bump_structure_version()
         return HookHandle(registry, key)
 
-    def register_forward_pre_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
-        """``hook_fn(cell, inputs) -> None | new inputs`` runs before ``construct``."""
-        return self._add_hook(self._forward_pre_hooks, hook_fn, "register_forward_pre_hook")
+    def register_forward_pre_hook(self, hook_fn: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> HookHandle:
+        """``hook_fn(cell, inputs) -> None | new inputs`` runs before ``construct``.
 
-    def register_forward_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
-        """``hook_fn(cell, inputs, output) -> None | new output`` runs after ``construct``."""
-        return self._add_hook(self._forward_hooks, hook_fn, "register_forward_hook")
+        With ``with_kwargs=True`` it is ``hook_fn(cell, inputs, kwargs) -> None | (new inputs,
+        new kwargs)``; ``prepend=True`` runs it before the hooks already registered.
+        """
+        return self._add_hook(self._forward_pre_hooks, hook_fn, "register_forward_pre_hook", prepend, with_kwargs)
+
+    def register_forward_hook(self, hook_fn: Callable[..., Any], *, prepend: bool = False,
+                              with_kwargs: bool = False, always_call: bool = False) -> HookHandle:
+        """``hook_fn(cell, inputs, output) -> None | new output`` runs after ``construct``.
+
+        With ``with_kwargs=True`` it is ``hook_fn(cell, inputs, kwargs, output)``; ``prepend=True``
+        runs it before the hooks already registered; ``always_call=True`` runs it (with the output
+        so far, None if there is none) also when construct raises, before the error goes on.
+        """
+        return self._add_hook(self._forward_hooks, hook_fn, "register_forward_hook", prepend, with_kwargs,
+                              always_call)
 
     def register_backward_hook(self, hook_fn: Callable[..., Any]) -> HookHandle:
         """``hook_fn(cell, grad_input, grad_output) -> None | new grad_input`` runs in backward."""
@@ -519,8 +550,32 @@ class Cell(BufferStateMixin):
     def recompute(self, **_: Any) -> "Cell":
         """Recompute this Cell's activations in the backward pass (``jax.checkpoint``)."""
         self.__dict__["_recompute"] = True
+        scope = self.__dict__.get("_scope")
+        if scope is None or not scope.startswith(_RECOMPUTE_SCOPE):
+            self.__dict__["_scope"] = _RECOMPUTE_SCOPE + (scope or "")
         bump_structure_version()
         return self
+
+    def get_scope(self) -> str | None:
+        """This Cell's scope name in its network (set by ``generate_scope``; ``recompute`` prefixes
+        ``'recompute_'``), or None before either."""
+        return self.__dict__.get("_scope")
+
+    def generate_scope(self) -> None:
+        """Name the scope of every Cell below this one ``'Default/name-ClassName/...'`` (the class
+        part only while ``reserve_class_name_in_scope`` is not False), as MindSpore does."""
+        with_class = context.get_context("reserve_class_name_in_scope") is not False
+
+        def walk(cell: "Cell", prefix: str) -> None:
+            for name, child in cell.name_cells().items():
+                path = prefix + "/" + name + (("-" + type(child).__name__) if with_class else "")
+                scope = child.__dict__.get("_scope")
+                if scope is None:
+                    child.__dict__["_scope"] = path
+                elif scope == _RECOMPUTE_SCOPE:
+                    child.__dict__["_scope"] = scope + path
+                walk(child, path)
+        walk(self, "Default")
 
     def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None,
               device: str = "Ascend", level: int = 0) -> None:
@@ -590,10 +645,19 @@ class Cell(BufferStateMixin):
             args, kwargs = wrap(args), wrap(kwargs)
         if d["_forward_pre_hooks"]:
             with user_code():
-                for hook in list(d["_forward_pre_hooks"].values()):
-                    new = hook(self, args)
-                    if new is not None:
-                        args = new if isinstance(new, tuple) else (new,)
+                for key, hook in list(d["_forward_pre_hooks"].items()):
+                    if key in _HOOKS_WITH_KWARGS:
+                        new = hook(self, args, kwargs)
+                        if new is not None:
+                            if not (isinstance(new, tuple) and len(new) == 2):
+                                raise RuntimeError(f"{self._where()}, a forward pre hook with kwargs must return "
+                                                   f"None or a tuple of (new_args, new_kwargs), but got {new!r}")
+                            args, kwargs = new
+                            args = args if isinstance(args, tuple) else (args,)
+                    else:
+                        new = hook(self, args)
+                        if new is not None:
+                            args = new if isinstance(new, tuple) else (new,)
         if not user_construct:
             args, kwargs = _plain_arrays(args), _plain_arrays(kwargs)
         mixed = d["_mixed_dtype"]
@@ -602,19 +666,40 @@ class Cell(BufferStateMixin):
         path = d["_cell_path"] or type(self).__name__
         profiler_scope = UPCALLS.cell_scope  # filled by mindjax.profiler while it records
         scope = jax.named_scope(path) if profiler_scope is None else profiler_scope(self, path)
-        with scope, (user_code() if user_construct else inside_framework()):
-            if mixed is not None:
-                out = self._run_construct_with_cast_params(mixed, args, kwargs)
-            else:
-                out = self._run_construct(args, kwargs)
+        try:
+            with scope, (user_code() if user_construct else inside_framework()):
+                if mixed is not None:
+                    out = self._run_construct_with_cast_params(mixed, args, kwargs)
+                else:
+                    out = self._run_construct(args, kwargs)
+        except Exception:
+            if d["_forward_hooks"]:
+                self._run_always_called_hooks(args, kwargs)
+            raise
         if d["_forward_hooks"]:
             out = wrap(out)
             with user_code():
-                for hook in list(d["_forward_hooks"].values()):
-                    new = hook(self, args, out)
+                for key, hook in list(d["_forward_hooks"].items()):
+                    new = hook(self, args, kwargs, out) if key in _HOOKS_WITH_KWARGS else hook(self, args, out)
                     if new is not None:
                         out = new
         return wrap(out) if caller_is_user else unwrap(out)
+
+    def _run_always_called_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Construct raised: the ``always_call`` forward hooks run with no output; their errors only warn."""
+        out = None
+        with user_code():
+            for key, hook in list(self.__dict__["_forward_hooks"].items()):
+                if key not in _HOOKS_ALWAYS_CALLED:
+                    continue
+                try:
+                    new = hook(self, args, kwargs, out) if key in _HOOKS_WITH_KWARGS else hook(self, args, out)
+                except Exception as e:  # noqa: BLE001  (the construct's error is the one raised)
+                    warnings.warn(f"{self._where()}, a forward hook with always_call=True raised an error that "
+                                  f"was silenced because construct had already raised: {e}")
+                    continue
+                if new is not None:
+                    out = new
 
     def _run_construct(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         d = self.__dict__

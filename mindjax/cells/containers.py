@@ -116,6 +116,13 @@ class SequentialCell(_CellSequence):
         return input_data
 
 
+def _refuse_cell_dict(cell: Any) -> None:
+    """CellList's constructor and ``extend`` take no CellDict (``append``/``insert`` do), as in MindSpore."""
+    from mindjax.cells.cell_dict import CellDict  # cell_dict imports this module
+    if isinstance(cell, CellDict):
+        raise TypeError(f"For 'CellList', the type of cell can not be CellDict, but got {type(cell).__name__}.")
+
+
 class CellList(_CellSequence):
     """A list of Cells; ``construct`` is not defined (iterate it in the parent).
 
@@ -127,6 +134,7 @@ class CellList(_CellSequence):
         super().__init__()
         for i, cell in enumerate(args or []):
             _check_cell("CellList", i, cell)
+            _refuse_cell_dict(cell)
             setattr(self, str(i), cell)
 
     def extend(self, cells: list[Cell]) -> "CellList":
@@ -138,6 +146,8 @@ class CellList(_CellSequence):
         if not isinstance(cells, list):
             raise TypeError(f"For 'CellList', the new cells wanted to append should be instance of list, "
                             f"but got {type(cells).__name__}.")
+        for cell in cells:
+            _refuse_cell_dict(cell)
         super().extend(cells)
         return self
 

@@ -811,6 +811,9 @@ class _JitFunction:
     program goes with the object.
     """
 
+    # Read by Cell's hook registration, which refuses a jit-compiled hook as MindSpore does.
+    _is_jit_function = True
+
     def __init__(self, fn: Callable[..., Any], input_signature: Any = None) -> None:
         functools.update_wrapper(self, fn)
         self._fn = fn

@@ -247,3 +247,86 @@ def test_a_parameter_or_child_set_to_none_keeps_its_kind_as_in_mindspore():
     net.weight = ms.Parameter(t, name="weight")
     net.child = nn.Dense(3, 2)
     assert list(net.parameters_dict()) == ["weight", "child.weight", "child.bias"]
+
+
+class _KwargsNet(nn.Cell):
+    def construct(self, x, bias=0.0):
+        return x * 2 + bias
+
+
+def test_forward_pre_hook_with_kwargs_gets_and_replaces_the_kwargs():
+    def pre_kwargs(cell, args, kwargs):
+        return args, {"bias": kwargs["bias"] * 2}
+
+    net = _KwargsNet()
+    h1 = net.register_forward_pre_hook(pre_kwargs, with_kwargs=True)
+    h2 = net.register_forward_pre_hook(lambda cell, args: args[0] + 1.0)
+    x, b = ms.Tensor(2.0, ms.float32), ms.Tensor(3.0, ms.float32)
+    assert float(net(x, bias=b).asnumpy()) == 12.0  # (2+1)*2 + 3*2
+    h1.remove()
+    assert float(net(x, bias=b).asnumpy()) == 9.0
+    h2.remove()
+    assert float(net(x, bias=b).asnumpy()) == 7.0
+
+
+def test_forward_pre_hook_with_kwargs_must_return_a_pair():
+    net = _KwargsNet()
+    net.register_forward_pre_hook(lambda cell, args, kwargs: args, with_kwargs=True)
+    with pytest.raises(RuntimeError, match=r"_KwargsNet.*forward pre hook with kwargs must return None or a "
+                                           r"tuple of \(new_args, new_kwargs\)"):
+        net(ms.Tensor(2.0, ms.float32))
+
+
+def test_forward_hook_with_kwargs_and_prepend_order():
+    calls = []
+    net = _KwargsNet()
+    net.register_forward_hook(lambda cell, args, kwargs, out: calls.append("kw") or out + kwargs["bias"],
+                              with_kwargs=True)
+    net.register_forward_hook(lambda cell, args, out: calls.append("first"), prepend=True)
+    out = net(ms.Tensor(2.0, ms.float32), bias=ms.Tensor(3.0, ms.float32))
+    assert float(out.asnumpy()) == 10.0 and calls == ["first", "kw"]
+
+
+def test_always_call_forward_hook_runs_when_construct_raises():
+    class Bad(nn.Cell):
+        def construct(self, x):
+            raise ValueError("boom")
+
+    seen = []
+    net = Bad()
+    net.register_forward_hook(lambda cell, args, out: seen.append(("always", out)), always_call=True)
+    net.register_forward_hook(lambda cell, args, out: seen.append(("plain", out)))
+
+    def failing(cell, args, out):
+        raise KeyError("hook")
+    net.register_forward_hook(failing, always_call=True)
+    with pytest.warns(UserWarning, match="always_call=True raised"), pytest.raises(ValueError, match="boom"):
+        net(ms.Tensor(1.0, ms.float32))
+    assert seen == [("always", None)]
+
+
+def test_cell_list_constructor_and_extend_refuse_a_cell_dict():
+    d = nn.CellDict({"relu": nn.ReLU()})
+    with pytest.raises(TypeError, match=r"For 'CellList', the type of cell can not be CellDict, but got CellDict"):
+        nn.CellList([nn.ReLU(), d])
+    with pytest.raises(TypeError, match=r"For 'CellList', the type of cell can not be CellDict"):
+        nn.CellList().extend([d])
+    lst = nn.CellList([nn.CellList([nn.ReLU()])])  # a nested CellList is fine
+    lst.append(d)  # append and insert take one, as MindSpore's do
+    lst.insert(0, d)
+    assert len(lst) == 3
+
+
+def test_hook_registration_refuses_a_jit_decorated_hook():
+    @ms.jit
+    def jitted_hook(cell, inputs, output=None):
+        return None
+
+    net = nn.ReLU()
+    with pytest.raises(TypeError, match=r"register_forward_pre_hook does not take a hook decorated with '@jit' "
+                                        r"\(jitted_hook\)"):
+        net.register_forward_pre_hook(jitted_hook)
+    with pytest.raises(TypeError, match=r"register_forward_hook does not take a hook decorated with '@jit'"):
+        net.register_forward_hook(jitted_hook)
+    with pytest.raises(TypeError, match=r"must be callable, got str"):
+        net.register_forward_pre_hook("Test")

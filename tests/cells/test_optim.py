@@ -399,3 +399,23 @@ def test_asgd_rprop_adamax_inside_jit_match_their_direct_calls(build):
 def test_base_optimizer_construct_is_not_implemented():
     with pytest.raises(NotImplementedError, match=r"For 'Optimizer': an optimizer must define construct"):
         nn.Optimizer(0.5, _params()).construct()
+
+
+def test_optimizer_target_is_settable_where_mindspore_lets_it():
+    net = nn.Dense(2, 2)
+    ftrl = nn.FTRL(net.trainable_params())
+    ftrl.target = "CPU"
+    ftrl.target = "Ascend"
+    assert ftrl.target == "Ascend"
+    with pytest.raises(TypeError, match=r"For 'FTRL', the property 'target' must be a str, got int"):
+        ftrl.target = 1
+    with pytest.raises(ValueError, match=r"For 'FTRL', the property 'target' must be 'CPU', 'Ascend' or 'GPU'"):
+        ftrl.target = "TPU"
+    adam = nn.Adam(net.trainable_params(), learning_rate=0.1)
+    adam.target = "CPU"
+    assert adam.target == "CPU"
+    with pytest.raises(ValueError, match=r"For 'Adam', .*cannot be set to 'Ascend' in the 'CPU' environment"):
+        adam.target = "Ascend"
+    sgd = nn.SGD(net.trainable_params(), learning_rate=0.1)
+    with pytest.raises(NotImplementedError, match=r"For 'SGD', the property 'target' cannot be set"):
+        sgd.target = "CPU"

@@ -28,7 +28,11 @@ CALLS = [
     "V.check_positive_float(2, 'x', 'Op')", "V.check_positive_float(2.0, 'x', 'Op')",
     "V.check_non_negative_float(-1.0, 'x', 'Op')", "V.check_equal_int(3, 4, 'x', 'Op')", "V.check_equal_int(4, 4)",
     "V.check_is_int(1.0, 'x', 'Op')", "V.check_is_int(1, 'x', 'Op')", "V.check_is_float(1, 'x', 'Op')",
-    "V.twice(3)", "V.twice((2, 3))", "(V.EQ, V.NE, V.LT, V.LE, V.GT, V.GE, V.INC_NEITHER, V.INC_LEFT, V.INC_RIGHT, V.INC_BOTH)",
+    "V.twice(3)", "V.twice((2, 3))", "V.twice('str')", "V.twice((1, 2, 3))", "V.twice((3.3, 4))", "V.twice([1, 2])",
+    "V.twice(True)", "V.check_negative_int(-1)", "V.check_negative_int(0, 'x', 'Op')",
+    "V.check_negative_int(1.0, 'x')", "V.check_non_positive_int(0)", "V.check_non_positive_int(2, 'x', 'Op')",
+    "V.check_non_positive_int(False, 'x', 'Op')", "V.check_int(float('nan'), 0, V.GE, 'x', 'Op')",
+    "V.check_positive_int(1.5, 'x', 'Op')", "(V.EQ, V.NE, V.LT, V.LE, V.GT, V.GE, V.INC_NEITHER, V.INC_LEFT, V.INC_RIGHT, V.INC_BOTH)",
 ]
 
 

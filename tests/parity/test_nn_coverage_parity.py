@@ -112,3 +112,42 @@ def test_cell_dict_names_parameters_by_key_as_mindspore():
 def test_roll_matches_numpy():
     # MindSpore 2.10 registers no Roll kernel on CPU, so numpy is the reference here.
     np.testing.assert_array_equal(np.asarray(mj_nn.Roll((1, -2), (0, 2))(SEQ)), np.roll(SEQ, (1, -2), (0, 2)))
+
+
+_PAD_X = np.arange(24, dtype=np.float32).reshape(1, 2, 3, 4)
+_PAD_CASES = [
+    ("ConstantPad2d", (0, 1), (0.5,)), ("ConstantPad3d", (0, 1), (0.5,)), ("ConstantPad3d", (1, 0, 2, 1), (-1.0,)),
+    ("ReflectionPad2d", (1, 2), ()), ("ReflectionPad1d", (1, 1, 1, 1), ()), ("ReplicationPad1d", (1, 2, 1, 1), ()),
+]
+
+
+@pytest.mark.parametrize("name,padding,extra", _PAD_CASES)
+def test_pad_cells_take_fewer_or_more_pairs_as_mindspore(name, padding, extra):
+    """Constant pads take up to their own number of pairs; reflection/replication pads any number."""
+    theirs = getattr(ms_nn, name)(padding, *extra)(mindspore.Tensor(_PAD_X)).asnumpy()
+    ours = np.asarray(getattr(mj_nn, name)(padding, *extra)(mindjax.Tensor(_PAD_X)))
+    np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name,padding,err,msg", [
+    ("ConstantPad2d", (0, 1, 2), ValueError, "multiple of 2, got 3"),
+    ("ConstantPad1d", (0, 1, 1, 1), ValueError, "at most 2, got 4"),
+    ("ReflectionPad1d", (1, 2, 2), ValueError, "multiple of 2, got 3"),
+    ("ReflectionPad2d", (-1, 2), ValueError, "non-negative"),
+    ("ReflectionPad1d", ("2", 2), TypeError, "every element of 'padding' must be an int"),
+    ("ReflectionPad1d", "-1", TypeError, "must be an int or a tuple of ints, got str"),
+])
+def test_pad_cells_refuse_bad_padding_as_mindspore(name, padding, err, msg):
+    extra = (0.5,) if name.startswith("Constant") else ()
+    with pytest.raises(err):
+        getattr(ms_nn, name)(padding, *extra)
+    with pytest.raises(err, match=f"For '{name}', .*{msg}"):
+        getattr(mj_nn, name)(padding, *extra)
+
+
+def test_reflection_pad_with_more_pairs_than_input_axes_is_refused():
+    x = [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
+    with pytest.raises(ValueError):
+        ms_nn.ReflectionPad1d((1,) * 8)(mindspore.Tensor(x))
+    with pytest.raises(ValueError, match=r"For 'ReflectionPad1d'.*at least 4-D for 'padding' of length 8"):
+        mj_nn.ReflectionPad1d((1,) * 8)(mindjax.Tensor(x))

@@ -121,3 +121,21 @@ def test_methods_mindspore_2_10_cannot_run_give_scipys_numbers():
     assert mj_dist.Bernoulli(0.3).mode().asnumpy() == 0
     mode = mj_dist.Bernoulli(0.3).mode(ms.Tensor([0.2, 0.7]))
     assert mode.dtype == ms.int32 and list(mode.asnumpy()) == [0, 1]
+
+
+@pytest.mark.parametrize("seed", ["seed", 1.5, np.int64(3), True, -1])
+@pytest.mark.parametrize("name", ["Normal", "Gamma", "LogNormal"])
+def test_distribution_seed_refusal_matches_mindspore(name, seed):
+    """A seed that is not a Python int is a TypeError (bool too); a negative one a ValueError."""
+    kwargs = next(c[1] for c in CASES if c[0] == name)
+    with pytest.raises(Exception) as theirs:
+        getattr(ms_dist, name)(**kwargs, seed=seed)
+    with pytest.raises(theirs.type) as ours:
+        getattr(mj_dist, name)(**kwargs, seed=seed)
+    assert str(ours.value) == str(theirs.value)
+    assert f"For '{name}', the 'seed' must be int" in str(ours.value)
+
+
+def test_distribution_accepts_non_negative_int_seed():
+    assert mj_dist.Normal(0.5, 2.0, seed=7).seed == 7
+    assert mj_dist.Normal(0.5, 2.0).seed == 0

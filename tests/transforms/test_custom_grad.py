@@ -275,3 +275,24 @@ def test_custom_vjp_without_a_backward_rule_says_to_call_defbwd():
         grad(wrapped)(ms.Tensor([1.0]))
     with pytest.raises(TypeError, match="'bwd' must be a function"):
         wrapped.defbwd(3)
+
+
+def test_operations_module_gives_hook_backward_and_insert_gradient_of():
+    from mindjax.ops import operations as P
+    assert P.HookBackward is ms.ops.HookBackward and P.InsertGradientOf is ms.ops.InsertGradientOf
+    seen = []
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.hook = P.HookBackward(lambda g: seen.append(np.asarray(g[0] if isinstance(g, tuple) else g)))
+
+        def construct(self, x):
+            return self.hook(x * x) * 3
+
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    (g,) = ms.ops.GradOperation(get_all=True)(Net())(x)
+    np.testing.assert_allclose(g.asnumpy(), [6.0, 12.0])
+    np.testing.assert_allclose(seen[0], [3.0, 3.0])
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchPrimitive'"):
+        P.NoSuchPrimitive  # noqa: B018

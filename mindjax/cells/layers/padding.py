@@ -33,9 +33,18 @@ class _PadNd(Cell):
         n = 2 * self._dims
         if isinstance(padding, int) and not isinstance(padding, bool):
             padding = (padding,) * n
-        if not isinstance(padding, (tuple, list)) or len(padding) != n or not all(
-                isinstance(p, int) and not isinstance(p, bool) for p in padding):
-            raise TypeError(f"For '{name}', 'padding' must be an int or a tuple of {n} ints, got {padding!r}")
+        if not isinstance(padding, (tuple, list)):
+            raise TypeError(f"For '{name}', 'padding' must be an int or a tuple of ints, "
+                            f"got {type(padding).__name__}")
+        if not all(isinstance(p, int) and not isinstance(p, bool) for p in padding):
+            raise TypeError(f"For '{name}', every element of 'padding' must be an int, got {tuple(padding)!r}")
+        if not padding or len(padding) % 2:
+            raise ValueError(f"For '{name}', the length of 'padding' must be a positive multiple of 2, "
+                             f"got {len(padding)}")
+        # A constant pad pads at most its own axes; reflection and replication pads, as in
+        # MindSpore, take as many (left, right) pairs as the input has axes.
+        if self._mode == "constant" and len(padding) > n:
+            raise ValueError(f"For '{name}', the length of 'padding' must be at most {n}, got {len(padding)}")
         if self._mode != "constant" and min(padding) < 0:
             raise ValueError(f"For '{name}', 'padding' must be non-negative, got {padding!r}")
         self.padding = tuple(padding)
@@ -43,10 +52,12 @@ class _PadNd(Cell):
 
     def construct(self, x: Any) -> jax.Array:
         a = _arr(x)
-        if a.ndim < self._dims + 1:
-            raise ValueError(f"{self._where()}, the input must be at least {self._dims + 1}-D, got shape {a.shape}")
+        pairs = len(self.padding) // 2
+        if a.ndim < max(self._dims + 1, pairs):
+            raise ValueError(f"{self._where()}, the input must be at least {max(self._dims + 1, pairs)}-D for "
+                             f"'padding' of length {len(self.padding)}, got shape {a.shape}")
         if self._mode == "reflect":
-            for i in range(self._dims):
+            for i in range(pairs):
                 size = a.shape[-1 - i]
                 if max(self.padding[2 * i], self.padding[2 * i + 1]) >= size:
                     raise ValueError(f"{self._where()}, reflection padding {self.padding} must be smaller than "

@@ -100,6 +100,8 @@ class Adam(Optimizer):
         use_lazy, use_offload: accepted for compatibility (gradients are dense here).
     """
 
+    _target_setting = "device"
+
     def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
                  eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False,
                  weight_decay: Any = 0.0, loss_scale: float = 1.0, use_amsgrad: bool = False,

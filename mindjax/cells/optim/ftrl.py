@@ -36,6 +36,8 @@ class FTRL(Optimizer):
         TypeError: arguments of the wrong type. ValueError: out of range, or a group/dynamic learning rate.
     """
 
+    _target_setting = "any"
+
     def __init__(self, params: Any, initial_accum: float = 0.1, learning_rate: float = 0.001, lr_power: float = -0.5,
                  l1: float = 0.0, l2: float = 0.0, use_locking: bool = False, loss_scale: float = 1.0,
                  weight_decay: Any = 0.0) -> None:

@@ -38,6 +38,8 @@ class LazyAdam(Optimizer):
         ValueError: a beta outside (0, 1), ``eps`` <= 0, ``weight_decay`` < 0.
     """
 
+    _target_setting = "device"
+
     @opt_init_args_register
     def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
                  eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False,

@@ -408,10 +408,31 @@ class Optimizer(Cell):
             raise TypeError(f"{self._where()}, 'unique' must be a bool, got {type(value).__name__}")
         self.__dict__["_unique"] = value
 
+    # How ``target`` may be set, as in MindSpore: None (it cannot), "any" (to 'CPU', 'Ascend' or
+    # 'GPU': FTRL, ProximalAdagrad) or "device" (to 'CPU' or this machine's own device: Adam,
+    # LazyAdam). The update is the same computation wherever it is said to run.
+    _target_setting: str | None = None
+
     @property
     def target(self) -> str:
-        """Where the update runs: the JAX default device's platform, upper-case."""
-        return jax.default_backend().upper()
+        """Where the update runs: the one set, else the JAX default device's platform, upper-case."""
+        return self.__dict__.get("_target", jax.default_backend().upper())
+
+    @target.setter
+    def target(self, value: str) -> None:
+        name = type(self).__name__
+        if self._target_setting is None:
+            raise NotImplementedError(f"For '{name}', the property 'target' cannot be set")
+        if not isinstance(value, str):
+            raise TypeError(f"For '{name}', the property 'target' must be a str, got {type(value).__name__}")
+        if value not in ("CPU", "Ascend", "GPU"):
+            raise ValueError(f"For '{name}', the property 'target' must be 'CPU', 'Ascend' or 'GPU', got {value!r}")
+        current = self.target
+        if self._target_setting == "device" and value != "CPU" and current in ("CPU", "Ascend", "GPU") \
+                and value != current:
+            raise ValueError(f"For '{name}', the property 'target' cannot be set to '{value}' "
+                             f"in the '{current}' environment")
+        self.__dict__["_target"] = value
 
     def get_weight_decay(self) -> Any:
         """The weight decay for this step (times ``loss_scale``); a tuple per parameter with groups."""

@@ -34,6 +34,8 @@ class ProximalAdagrad(Optimizer):
         TypeError: arguments of the wrong type. ValueError: negative values.
     """
 
+    _target_setting = "any"
+
     def __init__(self, params: Any, accum: float = 0.1, learning_rate: Any = 0.001, l1: float = 0.0, l2: float = 0.0,
                  use_locking: bool = False, loss_scale: float = 1.0, weight_decay: Any = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)

@@ -36,3 +36,15 @@ NEW_PRIMITIVES = sorted(NEW_PRIMITIVES + _COMM_PRIMITIVES)
 globals().update({_name: getattr(comm_ops, _name) for _name in _COMM_PRIMITIVES})
 
 __all__ = sorted(set(_primitives.__all__ + _primitives_extra.__all__ + ["Partial", "ReduceOp"] + NEW_PRIMITIVES))
+
+# ``P.HookBackward`` and ``P.InsertGradientOf`` are the gradient tags of mindjax.transforms (a layer
+# above this one); they are looked up on first use, so importing this package does not load it.
+_GRADIENT_TAGS = ("HookBackward", "InsertGradientOf")
+
+
+def __getattr__(name: str) -> object:
+    if name in _GRADIENT_TAGS:
+        from mindjax.transforms import custom_grad
+
+        return getattr(custom_grad, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
