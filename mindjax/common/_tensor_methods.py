@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import importlib
 from typing import Any, Callable, Sequence
-from builtins import max as builtin_max, min as builtin_min, type as builtin_type
+from builtins import any as builtin_any, max as builtin_max, min as builtin_min, type as builtin_type
 
 import jax
 import jax.numpy as jnp
@@ -98,10 +98,13 @@ def _shape_args(shape: Sequence[Any]) -> tuple[int, ...]:
 
 
 def _axis(axis: Any, dim: Any) -> Any:
-    """MindSpore spells the reduction axis ``axis`` (Tensor API) or ``dim`` (mint API)."""
+    """MindSpore spells the reduction axis ``axis`` (Tensor API) or ``dim`` (mint API); an empty
+    axis (``()``, ``[]``) reduces every axis, as MindSpore's Reduce primitives do."""
     axis = dim if axis is None else axis
     if isinstance(axis, list):
         axis = tuple(axis)
+    if axis == ():
+        return None
     return axis
 
 
@@ -212,7 +215,7 @@ def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         dims[n] = kwargs.pop(n)
     for n, v in dims.items():
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"For 'Tensor.flatten', '{n}' must be an int, got {v.__class__.__name__}")
+            raise TypeError(f"For 'Tensor.flatten', '{n}' must be an int, got {builtin_type(v).__name__}")
     if order not in ("C", "F"):
         raise ValueError(f"For 'Tensor.flatten', the parameter 'order' must be 'C' or 'F', but got '{order}'")
     x = self._value
@@ -761,8 +764,13 @@ def where(self: Tensor, condition: Any, y: Any) -> Tensor:
 
 
 def clip(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    """Values limited to ``[min, max]``."""
+    """Values limited to ``[min, max]`` (at least one given; MindSpore 2.10 refuses bool input and bounds)."""
     x = self._value
+    if min is None and max is None:
+        raise ValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
+    if x.dtype == jnp.bool_ or builtin_any(isinstance(b, bool) or (isinstance(b, Tensor) and b._value.dtype == jnp.bool_)
+                                   for b in (min, max)):
+        raise ValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be bool.")
     lo = None if min is None else as_array(min)
     hi = None if max is None else as_array(max)
     return _out(jnp.clip(x, lo, hi).astype(x.dtype))
@@ -948,7 +956,7 @@ def _binary_method(name: str, fn: Callable[[Any, Any], Any]) -> None:
             raise TypeError(f"Tensor.{name}() missing 1 required argument: 'other'"
                             + (f" (or '{alias}')" if alias else ""))
         if name in _TENSOR_OPERAND and not isinstance(other, (Tensor, jax.Array, np.ndarray)):
-            raise TypeError(f"For 'Tensor.{name}', 'other' must be a Tensor, got {other.__class__.__name__}")
+            raise TypeError(f"For 'Tensor.{name}', 'other' must be a Tensor, got {builtin_type(other).__name__}")
         alpha = kwargs.pop("alpha", args[0] if args else None)
         b = as_array(other) if not isinstance(other, (int, float, bool)) else other
         if alpha is not None:

@@ -18,6 +18,7 @@ F32 = np.array([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float32)
 F32_3D = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 4 - 2
 SQ = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
 VEC = np.array([1.0, -2.0, 3.0], np.float32)
+BOOL = np.array([[True, False, True], [False, False, True]])
 IDX = np.array([[0, 0], [2, 1]], np.int64)
 
 CASES = [
@@ -37,6 +38,9 @@ CASES = [
     (F32, "scatter", (), {"dim": 1, "index": T(IDX), "src": T(np.array([[9.0, 8.0], [7.0, 6.0]], np.float32))}),
     (F32, "scatter", (), {"axis": 1, "index": T(IDX), "src": T(np.array([[9.0, 8.0], [7.0, 6.0]], np.float32))}),
     (F32, "scatter", (1, T(IDX), 7.0), {}),
+    # an empty axis reduces every axis
+    (BOOL, "any", (), {"axis": (), "keep_dims": True}), (BOOL, "all", (), {"axis": ()}), (F32, "sum", ((),), {}),
+    (F32, "clip", (T(np.float32(0.0)), 2), {}), (F32, "clamp", (), {"min": 0.5}),
 ]
 
 
@@ -78,3 +82,19 @@ def test_scatter_refuses_dim_and_axis_together():
         x.scatter(dim=1, axis=1, index=mindjax.Tensor(IDX), src=mindjax.Tensor(F32))
     with pytest.raises(TypeError, match="missing required argument"):
         x.scatter(1, mindjax.Tensor(IDX))
+
+
+CLAMP_REFUSED = [
+    (F32, (None, None), "at least one of 'min' or 'max' must not be None"),
+    (F32, (5, True), "must not be bool"), (BOOL, (0, 1), "must not be bool"),
+]
+
+
+@pytest.mark.parametrize("method", ["clamp", "clip"])
+@pytest.mark.parametrize("case", CLAMP_REFUSED, ids=["both-none", "bool-bound", "bool-input"])
+def test_clamp_refuses_as_mindspore(method, case):
+    data, args, message = case
+    with pytest.raises(ValueError, match=message):
+        _call(mindspore, data, method, args, {})
+    with pytest.raises(ValueError, match=message):
+        _call(mindjax, data, method, args, {})
