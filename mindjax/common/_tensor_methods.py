@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import importlib
 from typing import Any, Callable, Sequence
-from builtins import max as builtin_max, min as builtin_min, type as builtin_type
+from builtins import any as builtin_any, max as builtin_max, min as builtin_min, type as builtin_type
 
 import jax
 import jax.numpy as jnp
@@ -98,10 +98,13 @@ def _shape_args(shape: Sequence[Any]) -> tuple[int, ...]:
 
 
 def _axis(axis: Any, dim: Any) -> Any:
-    """MindSpore spells the reduction axis ``axis`` (Tensor API) or ``dim`` (mint API)."""
+    """MindSpore spells the reduction axis ``axis`` (Tensor API) or ``dim`` (mint API); an empty
+    axis (``()``, ``[]``) reduces every axis, as MindSpore's Reduce primitives do."""
     axis = dim if axis is None else axis
     if isinstance(axis, list):
         axis = tuple(axis)
+    if axis == ():
+        return None
     return axis
 
 
@@ -111,6 +114,34 @@ def _keep(keepdims: Any, keep_dims: Any, keepdim: Any) -> bool:
 
 def _int64() -> Any:
     return jnp.int64 if jax.config.jax_enable_x64 else jnp.int32
+
+
+def _bind(op: str, names: tuple[str, ...], args: tuple, kwargs: dict,
+          defaults: dict[str, Any] | None = None) -> tuple[Any, ...]:
+    """``args``/``kwargs`` bound to the parameters ``names`` of ``Tensor.<op>``, as Python binds them."""
+    if len(args) > len(names):
+        raise TypeError(f"Tensor.{op}() takes {len(names)} arguments ({', '.join(names)}), got {len(args)}")
+    bound = dict(defaults or {})
+    bound.update(zip(names, args))
+    for n, v in kwargs.items():
+        if n not in names:
+            raise TypeError(f"Tensor.{op}() got an unexpected keyword argument '{n}'")
+        if n in names[:len(args)]:
+            raise TypeError(f"Tensor.{op}() got multiple values for argument '{n}'")
+        bound[n] = v
+    missing = [n for n in names if n not in bound]
+    if missing:
+        raise TypeError(f"Tensor.{op}() missing required argument(s): {', '.join(repr(n) for n in missing)}")
+    return tuple(bound[n] for n in names)
+
+
+def _one_of(op: str, *named: tuple[str, Any]) -> Any:
+    """The one argument given among MindSpore's alternative names for it (``('other', v), ('x', w)``)."""
+    given = [(n, v) for n, v in named if v is not None]
+    if len(given) != 1:
+        names = " or ".join(f"'{n}'" for n, _ in named)
+        raise TypeError(f"Tensor.{op}() takes exactly one of {names}, got {len(given)}")
+    return given[0][1]
 
 
 def _method(fn: Callable[..., Any], name: str | None = None) -> None:
@@ -158,14 +189,39 @@ def reshape_as(self: Tensor, other: Any) -> Tensor:
     return _out(jnp.reshape(self._value, tuple(as_array(other).shape)))
 
 
-def flatten(self: Tensor, order: str = "C", *, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    """Dimensions ``start_dim`` .. ``end_dim`` merged into one (all by default)."""
-    if isinstance(order, int):  # flatten(start_dim, end_dim) positionally (mint style)
-        start_dim, order = order, "C"
+def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Dimensions ``start_dim`` .. ``end_dim`` merged into one (all by default).
+
+    MindSpore 2.10's two overloads: ``flatten(start_dim=0, end_dim=-1)`` and
+    ``flatten(order='C', *, start_dim=0, end_dim=-1)`` (``order='F'`` reads the data column-major)."""
+    order = kwargs.pop("order", "C")
+    if args and isinstance(args[0], str):
+        order, args = args[0], args[1:]
+        if args:
+            raise TypeError(f"For 'Tensor.flatten', after 'order' only the keywords 'start_dim' and 'end_dim' "
+                            f"are taken, got {len(args)} more positional argument(s)")
+    if len(args) > 2:
+        raise TypeError(f"For 'Tensor.flatten', at most 2 positional arguments (start_dim, end_dim) are taken, "
+                        f"got {len(args)}")
+    names = ("start_dim", "end_dim")
+    dims = {"start_dim": 0, "end_dim": -1}
+    for n, v in zip(names, args):
+        if n in kwargs:
+            raise TypeError(f"For 'Tensor.flatten', '{n}' is given both positionally and as a keyword")
+        dims[n] = v
+    for n in list(kwargs):
+        if n not in names:
+            raise TypeError(f"Tensor.flatten() got an unexpected keyword argument '{n}'")
+        dims[n] = kwargs.pop(n)
+    for n, v in dims.items():
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"For 'Tensor.flatten', '{n}' must be an int, got {builtin_type(v).__name__}")
+    if order not in ("C", "F"):
+        raise ValueError(f"For 'Tensor.flatten', the parameter 'order' must be 'C' or 'F', but got '{order}'")
     x = self._value
     if x.ndim == 0:
         return _out(x.reshape(1))
-    start, end = start_dim % x.ndim, end_dim % x.ndim
+    start, end = int(dims["start_dim"]) % x.ndim, int(dims["end_dim"]) % x.ndim
     if order == "F":
         x = jnp.transpose(x)
     shape = x.shape[:start] + (-1,) + x.shape[end + 1:]
@@ -243,8 +299,9 @@ def expand(self: Tensor, *size: Any) -> Tensor:
     return broadcast_to(self, _shape_args(size))
 
 
-def expand_as(self: Tensor, other: Any) -> Tensor:
-    """The data broadcast to ``other``'s shape."""
+def expand_as(self: Tensor, other: Any = None, *, x: Any = None) -> Tensor:
+    """The data broadcast to ``other``'s shape (MindSpore 2.10 also names it ``x``)."""
+    other = _one_of("expand_as", ("other", other), ("x", x))
     return _out(jnp.broadcast_to(self._value, tuple(as_array(other).shape)))
 
 
@@ -661,14 +718,29 @@ def narrow(self: Tensor, axis: int, start: int, length: int) -> Tensor:
     return _out(jax.lax.slice_in_dim(self._value, start, start + length, axis=axis))
 
 
-def gather(self: Tensor, input_indices: Any, axis: int, batch_dims: int = 0) -> Tensor:
-    """Slices at ``input_indices`` along ``axis`` (MindSpore's ops.gather)."""
+def gather(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """MindSpore 2.10's two overloads: ``gather(dim, index)`` (elements at ``index`` along ``dim``, as
+    :meth:`gather_elements`) and ``gather(input_indices, axis, batch_dims=0)`` (slices, as ops.gather)."""
+    ext = bool({"dim", "index"} & kwargs.keys()) or (
+        not {"input_indices", "axis", "batch_dims"} & kwargs.keys() and bool(args)
+        and not isinstance(args[0], (Tensor, jax.Array, np.ndarray, list, tuple)))
+    if ext:
+        dim, index = _bind("gather", ("dim", "index"), args, kwargs)
+        return _ops().gather_elements(self, dim, index)
+    input_indices, axis, batch_dims = _bind("gather", ("input_indices", "axis", "batch_dims"), args, kwargs,
+                                            defaults={"batch_dims": 0})
     return _ops().gather(self, input_indices, axis, batch_dims)
 
 
-def index_select(self: Tensor, axis: int, index: Any) -> Tensor:
-    """Slices at the 1-D ``index`` along ``axis``."""
-    return _out(jnp.take(self._value, as_array(index), axis=axis))
+def index_select(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Slices at the 1-D ``index`` along ``dim`` (``index_select(dim, index)``; MindSpore 2.10 also
+    names the dimension ``axis``)."""
+    if "axis" in kwargs:
+        if "dim" in kwargs:
+            raise TypeError("For 'Tensor.index_select', give 'dim' or 'axis', not both")
+        kwargs["dim"] = kwargs.pop("axis")
+    dim, index = _bind("index_select", ("dim", "index"), args, kwargs)
+    return _out(jnp.take(self._value, as_array(index), axis=dim))
 
 
 def masked_fill(self: Tensor, mask: Any, value: Any) -> Tensor:
@@ -692,8 +764,13 @@ def where(self: Tensor, condition: Any, y: Any) -> Tensor:
 
 
 def clip(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    """Values limited to ``[min, max]``."""
+    """Values limited to ``[min, max]`` (at least one given; MindSpore 2.10 refuses bool input and bounds)."""
     x = self._value
+    if min is None and max is None:
+        raise ValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
+    if x.dtype == jnp.bool_ or builtin_any(isinstance(b, bool) or (isinstance(b, Tensor) and b._value.dtype == jnp.bool_)
+                                   for b in (min, max)):
+        raise ValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be bool.")
     lo = None if min is None else as_array(min)
     hi = None if max is None else as_array(max)
     return _out(jnp.clip(x, lo, hi).astype(x.dtype))
@@ -780,14 +857,25 @@ def addmm(self: Tensor, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) 
     return _out(beta * self._value + alpha * jnp.matmul(as_array(mat1), as_array(mat2)))
 
 
-def scatter(self: Tensor, axis: int, index: Any, src: Any, *, reduce: Any = None, **kwargs: Any) -> Tensor:
-    """``src`` written at ``index`` along ``axis`` (MindSpore's Tensor.scatter)."""
+def scatter(self: Tensor, *args: Any, reduce: Any = None, **kwargs: Any) -> Tensor:
+    """``src`` (a Tensor or a number ``value``) written at ``index`` along ``dim`` (MindSpore 2.10's
+    ``scatter(dim, index, src)``, ``scatter(dim, index, value)``, the deprecated ``scatter(axis, index, src)``;
+    ``reduce`` 'add' or 'multiply' combines instead of writing)."""
     x = self._value
-    if "dim" in kwargs:
-        axis = kwargs.pop("dim")
-    src = kwargs.pop("value", src)
+    if "axis" in kwargs:
+        if "dim" in kwargs:
+            raise TypeError("For 'Tensor.scatter', give 'dim' or 'axis', not both")
+        kwargs["dim"] = kwargs.pop("axis")
+    if "value" in kwargs:
+        if "src" in kwargs:
+            raise TypeError("For 'Tensor.scatter', give 'src' or 'value', not both")
+        kwargs["src"] = kwargs.pop("value")
+    axis, index, src = _bind("scatter", ("dim", "index", "src"), args, kwargs)
     idx = as_array(index)
-    values = jnp.broadcast_to(as_array(src).astype(x.dtype), idx.shape)
+    src = as_array(src).astype(x.dtype)
+    if src.ndim == idx.ndim and src.ndim:  # a src larger than index is read at index's positions only
+        src = src[tuple(slice(0, n) for n in idx.shape)]
+    values = jnp.broadcast_to(src, idx.shape)
     grids = list(jnp.meshgrid(*[jnp.arange(n) for n in idx.shape], indexing="ij"))
     grids[axis] = idx
     where = tuple(grids)
@@ -848,10 +936,27 @@ def round(self: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001
     return _out(jnp.round(self._value, decimals))
 
 
+# MindSpore 2.10's other keyword names of a binary method's operand (its deprecated overloads' names).
+_BINARY_ALIASES = {"sub": "y", "remainder": "divisor", "pow": "exponent", "matmul": "tensor2", "mm": "mat2",
+                   "outer": "vec2"}
+# The products: their operand must be a Tensor (MindSpore 2.10 refuses a Python number).
+_TENSOR_OPERAND = frozenset({"matmul", "mm", "bmm", "mv", "inner", "outer", "kron", "dot", "vdot"})
+
+
 def _binary_method(name: str, fn: Callable[[Any, Any], Any]) -> None:
     amp = _AMP_NAMES.get(name)
+    alias = _BINARY_ALIASES.get(name)
 
-    def method(self: Tensor, other: Any, *args: Any, **kwargs: Any) -> Tensor:
+    def method(self: Tensor, other: Any = None, *args: Any, **kwargs: Any) -> Tensor:
+        if alias is not None and alias in kwargs:
+            if other is not None:
+                raise TypeError(f"For 'Tensor.{name}', give 'other' or '{alias}', not both")
+            other = kwargs.pop(alias)
+        if other is None:
+            raise TypeError(f"Tensor.{name}() missing 1 required argument: 'other'"
+                            + (f" (or '{alias}')" if alias else ""))
+        if name in _TENSOR_OPERAND and not isinstance(other, (Tensor, jax.Array, np.ndarray)):
+            raise TypeError(f"For 'Tensor.{name}', 'other' must be a Tensor, got {builtin_type(other).__name__}")
         alpha = kwargs.pop("alpha", args[0] if args else None)
         b = as_array(other) if not isinstance(other, (int, float, bool)) else other
         if alpha is not None:
