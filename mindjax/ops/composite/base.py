@@ -19,7 +19,8 @@ from mindjax.common.variable import Variable
 from mindjax.ops.primitives import Primitive
 from mindjax.transforms.grad import GradOperation
 
-__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation", "tail", "zip_operation", "hyper_add"]
+# ``hyper_add`` is defined here and exported by ``mindjax.ops.composite`` (MindSpore keeps it in multitype_ops).
+__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "Partial", "GradOperation", "tail", "zip_operation"]
 
 
 def _is_tensor(x: Any) -> bool:
