@@ -66,7 +66,7 @@ class Distribution(Cell):
         if not isinstance(name, str):
             raise TypeError(f"For '{type(self).__name__}', the type of 'name' should be 'str', "
                             f"but got type '{type(name).__name__}'.")
-        validator.check_non_negative_int(int(seed) if isinstance(seed, np.integer) else seed, "seed", name)
+        validator.check_non_negative_int(seed, "seed", name)  # a numpy int is refused too, as in MindSpore
         self._name = name
         self._seed = int(seed)
         self._dtype = dtype
