@@ -61,6 +61,7 @@ def _drain_pending_mindspore_errors() -> None:
         try:
             (mindspore.Tensor(np.ones((1,), np.float32)) + 1).asnumpy()
             return
-        except (RuntimeError, TypeError):
-            # MindSpore raises a kernel's late "Unsupported data type" as a TypeError.
+        except (RuntimeError, TypeError, ValueError):
+            # A late kernel error comes as any of these ("Unsupported data type" is a TypeError, a
+            # refused argument found at launch a ValueError).
             continue
