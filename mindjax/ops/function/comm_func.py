@@ -31,7 +31,7 @@ copy of a group, its counterpart), or traced ranks computed from ``get_rank()``
 
 The object collectives (``all_gather_object``, ``broadcast_object_list``,
 ``gather_object``, ``scatter_object_list``, ``send_object_list``, ``recv_object_list``)
-move pickled Python objects between the job's processes (outside any traced run):
+move Python objects (JSON data; MindJAX never unpickles) between the job's processes (outside any traced run):
 through ``jax.experimental.multihost_utils`` for the collective ones, through the
 coordination service's key-value store for point to point. Their groups must hold
 every process (a collective over processes involves them all).
@@ -46,9 +46,8 @@ Example:
 """
 from __future__ import annotations
 
-import base64
 import itertools
-import pickle
+import json
 from typing import Any, Callable, Sequence
 
 import jax
@@ -703,7 +702,7 @@ def batch_isend_irecv(p2p_op_list: list[P2POp]) -> list[Any]:
     return [_Done()]
 
 
-# -- object collectives: pickled Python objects between the job's processes --------------------------------
+# -- object collectives: Python objects (JSON data) between the job's processes --------------------------------
 
 def _object_group(who: str, group: str | None) -> list[int]:
     """The group's ranks; they must be the job's processes, outside any traced run."""
@@ -739,12 +738,17 @@ def _gather_pickles(obj: Any) -> list[Any]:
     """Every process's ``obj``, in process order (one allgather of the lengths, one of the padded bytes)."""
     from jax.experimental import multihost_utils
 
-    data = np.frombuffer(pickle.dumps(obj), np.uint8)
+    # JSON, not pickle: MindJAX never unpickles what another process sent (objects must be JSON data).
+    try:
+        data = np.frombuffer(json.dumps(obj).encode(), np.uint8)
+    except TypeError as e:
+        raise TypeError(f"For the object collectives, the object must be JSON data (MindJAX never unpickles "
+                        f"what another process sends), got {type(obj).__name__}: {e}") from None
     lengths = np.asarray(multihost_utils.process_allgather(np.int64(data.size))).reshape(-1)
     padded = np.zeros(int(lengths.max()), np.uint8)
     padded[:data.size] = data
     rows = np.asarray(multihost_utils.process_allgather(padded)).reshape(len(lengths), -1)
-    return [pickle.loads(rows[i, :int(n)].tobytes()) for i, n in enumerate(lengths)]
+    return [json.loads(rows[i, :int(n)].tobytes().decode()) for i, n in enumerate(lengths)]
 
 
 def all_gather_object(object_list: list[Any], obj: Any, group: str | None = None) -> None:
@@ -823,7 +827,7 @@ def send_object_list(object_list: list[Any], dst: int, group: str | None = None,
     ranks = _object_group("send_object_list", group)
     _check_root("send_object_list", "dst", dst, ranks)
     _check_list("send_object_list", "object_list", object_list)
-    payload = base64.b64encode(pickle.dumps(list(object_list))).decode("ascii")
+    payload = json.dumps(list(object_list))  # JSON, never pickle
     key = _object_key("send", group, jax.process_index(), dst)
     client = _kv_client()
     if client is None:  # one process: it sends to itself
@@ -851,7 +855,7 @@ def recv_object_list(object_list: list[Any], src: int = 0, group: str | None = N
         _object_key("recv", group, src, jax.process_index())
     else:
         payload = client.blocking_key_value_get(key, 600_000)
-    received = pickle.loads(base64.b64decode(payload))
+    received = json.loads(payload)
     if len(received) != len(object_list):
         raise ValueError(f"For 'recv_object_list', 'object_list' must have the length rank {src} sent, "
                          f"{len(received)}, but got {len(object_list)}")
